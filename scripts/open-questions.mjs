@@ -56,7 +56,7 @@ export function collectOpenQuestions(doc) {
 
   const walk = (node, pointer) => {
     if (Array.isArray(node)) {
-      node.forEach((item, index) => walk(item, `${pointer}/${index}`));
+      for (const [index, item] of node.entries()) walk(item, `${pointer}/${index}`);
       return;
     }
     if (!isPlainObject(node)) return;

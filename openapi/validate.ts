@@ -1,0 +1,308 @@
+/**
+ * Validators and routing derived from the OpenAPI document at run time, with no file or Node access:
+ * the document comes from `generated/spec.ts`, and ajv compiles each schema once, on first use.
+ * Expected failures are values (`Finding[]`); nothing here throws for bad input.
+ *
+ * @example
+ * const route = matchRoute('GET', '/v1/voice/list');
+ * if (route.kind === 'match') validateQuery(route.operationId, { page_size: '5' }); // []
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { OperationId } from './contract.js';
+import { type Json, openapiDocument } from './generated/spec.js';
+
+/** One problem found in a validated value. `pointer` is a JSON pointer into that value. */
+export interface Finding {
+  pointer: string;
+  message: string;
+  keyword: string;
+}
+
+/** The outcome of routing a method and path against the document's paths. */
+export type RouteMatch =
+  | { kind: 'match'; operationId: OperationId; pathParams: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: string[] }
+  | { kind: 'not-found' };
+
+type JsonObject = { readonly [key: string]: Json };
+interface Located {
+  node: JsonObject;
+  pointer: string;
+}
+interface Operation extends Located {
+  method: string;
+  path: string;
+}
+
+const docId = 'voice-service.yaml';
+const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+function isObject(value: Json | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function child(pointer: string, key: string): string {
+  return `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
+/** Follows a node's internal `$ref` chain to the node it names, keeping the pointer of where it lives. */
+function resolve(located: Located): Located {
+  let current = located;
+  for (let hops = 0; hops < 10; hops++) {
+    const ref = current.node.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) return current;
+    let node: Json | undefined = openapiDocument;
+    for (const raw of ref.slice(2).split('/')) {
+      const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+      node = isObject(node) ? node[key] : undefined;
+    }
+    if (!isObject(node)) return current;
+    current = { node, pointer: ref.slice(1) };
+  }
+  return current;
+}
+
+function at(located: Located, key: string): Located | undefined {
+  const node = located.node[key];
+  return isObject(node) ? resolve({ node, pointer: child(located.pointer, key) }) : undefined;
+}
+
+let operationIndex: Map<string, Operation> | undefined;
+function operations(): Map<string, Operation> {
+  if (operationIndex) return operationIndex;
+  operationIndex = new Map();
+  const paths = at({ node: openapiDocument, pointer: '' }, 'paths');
+  for (const path of Object.keys(paths?.node ?? {})) {
+    const item = paths && at(paths, path);
+    for (const method of methods) {
+      const op = item && at(item, method);
+      const id = op?.node.operationId;
+      if (op && typeof id === 'string') operationIndex.set(id, { ...op, method: method.toUpperCase(), path });
+    }
+  }
+  return operationIndex;
+}
+
+let ajvInstances: { plain: Ajv2020; coercing: Ajv2020 } | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function ajv(coerce: boolean): Ajv2020 {
+  if (!ajvInstances) {
+    const make = (coerceTypes: boolean) => {
+      // strict: false because OpenAPI schemas carry `example`, `x-…` and other non-JSON-Schema keys.
+      const instance = new Ajv2020({ strict: false, allErrors: true, coerceTypes, validateSchema: false });
+      instance.addFormat('binary', true);
+      instance.addFormat('uri', (value: string) => /^[a-z][a-z0-9+.-]*:[^\s]*$/i.test(value));
+      instance.addSchema(openapiDocument as object, docId);
+      return instance;
+    };
+    ajvInstances = { plain: make(false), coercing: make(true) };
+  }
+  return coerce ? ajvInstances.coercing : ajvInstances.plain;
+}
+
+function validatorFor(key: string, schema: object, coerce = false): ValidateFunction {
+  const cacheKey = `${coerce ? 'coerce' : 'plain'} ${key}`;
+  let validate = compiled.get(cacheKey);
+  if (!validate) {
+    validate = ajv(coerce).compile(schema);
+    compiled.set(cacheKey, validate);
+  }
+  return validate;
+}
+
+function refTo(pointer: string): { $ref: string } {
+  const fragment = pointer.split('/').map(encodeURIComponent).join('/');
+  return { $ref: `${docId}#${fragment}` };
+}
+
+function toFindings(errors: ErrorObject[] | null | undefined): Finding[] {
+  return (errors ?? [])
+    .filter((error) => error.keyword !== 'if') // its `then` errors already say what is missing
+    .map((error) => {
+      const missing = error.keyword === 'required' ? (error.params as { missingProperty?: string }) : {};
+      const pointer = missing.missingProperty
+        ? child(error.instancePath, missing.missingProperty)
+        : error.instancePath;
+      return { pointer, message: error.message ?? 'is invalid', keyword: error.keyword };
+    });
+}
+
+function unknownOperation(operationId: string): Finding[] {
+  return [{ pointer: '', keyword: 'operation', message: `unknown operationId "${operationId}"` }];
+}
+
+function segmentsOf(path: string): string[] {
+  return path.split('/').slice(1);
+}
+
+/**
+ * Routes a request to an operation of the document. Templated segments (`{voice_id}`) match one
+ * non-empty segment and are percent-decoded; literal segments win over templates.
+ *
+ * @example matchRoute('DELETE', '/v1/voice/my%20voice') // { kind: 'match', operationId: 'deleteVoice', pathParams: { voice_id: 'my voice' } }
+ */
+export function matchRoute(method: string, pathname: string): RouteMatch {
+  const wanted = method.toUpperCase();
+  const actual = segmentsOf(pathname);
+  const candidates: { op: Operation; params: Record<string, string>; literals: number }[] = [];
+  for (const op of operations().values()) {
+    const template = segmentsOf(op.path);
+    if (template.length !== actual.length) continue;
+    const params: Record<string, string> = {};
+    let literals = 0;
+    const fits = template.every((part, index) => {
+      const value = actual[index] ?? '';
+      const name = /^\{(.+)\}$/.exec(part)?.[1];
+      if (!name) return part === value && ++literals > 0;
+      try {
+        params[name] = decodeURIComponent(value);
+      } catch {
+        return false; // malformed percent-encoding names no resource
+      }
+      return value !== '';
+    });
+    if (fits) candidates.push({ op, params, literals });
+  }
+  if (candidates.length === 0) return { kind: 'not-found' };
+  candidates.sort((a, b) => b.literals - a.literals);
+  const hit = candidates.find((candidate) => candidate.op.method === wanted);
+  if (hit)
+    return { kind: 'match', operationId: hit.op.node.operationId as OperationId, pathParams: hit.params };
+  const allowed = [...new Set(candidates.map((candidate) => candidate.op.method))].sort();
+  return { kind: 'method-not-allowed', allowed };
+}
+
+/**
+ * Validates a parsed JSON request body (saveVoice, synthesizeSpeech, streamSpeech).
+ *
+ * @example validateJsonBody('synthesizeSpeech', { text: 'hi' }) // [{ pointer: '/generate_text', keyword: 'required', … }]
+ */
+export function validateJsonBody(operationId: OperationId, body: unknown): Finding[] {
+  const op = operations().get(operationId);
+  if (!op) return unknownOperation(operationId);
+  const media = at(op, 'requestBody');
+  const json = media && at(media, 'content');
+  const schema = json && at(json, 'application/json');
+  if (!schema?.node.schema) {
+    return [{ pointer: '', keyword: 'requestBody', message: `${operationId} takes no JSON request body` }];
+  }
+  const pointer = child(schema.pointer, 'schema');
+  const validate = validatorFor(pointer, refTo(pointer));
+  return validate(body) ? [] : toFindings(validate.errors);
+}
+
+function queryParameters(op: Operation): { name: string; required: boolean; pointer: string }[] {
+  const list = op.node.parameters;
+  if (!Array.isArray(list)) return [];
+  return (list as readonly Json[]).flatMap((entry, index) => {
+    if (!isObject(entry)) return [];
+    const param = resolve({ node: entry, pointer: `${op.pointer}/parameters/${index}` });
+    const { name, required } = param.node;
+    if (param.node.in !== 'query' || typeof name !== 'string') return [];
+    return [{ name, required: required === true, pointer: child(param.pointer, 'schema') }];
+  });
+}
+
+/**
+ * Validates query parameters, converting strings to the declared types first ('5' is an integer).
+ * Parameters the operation does not declare are ignored.
+ *
+ * @example validateQuery('listVoices', { page_size: '21' }) // [{ pointer: '/page_size', keyword: 'maximum', … }]
+ */
+export function validateQuery(operationId: OperationId, query: Record<string, string>): Finding[] {
+  const op = operations().get(operationId);
+  if (!op) return unknownOperation(operationId);
+  const params = queryParameters(op);
+  if (params.length === 0) return [];
+  const schema = {
+    type: 'object',
+    properties: Object.fromEntries(params.map((param) => [param.name, refTo(param.pointer)])),
+    required: params.filter((param) => param.required).map((param) => param.name),
+  };
+  const validate = validatorFor(`${op.pointer}/parameters?in=query`, schema, true);
+  const copy: Record<string, unknown> = { ...query }; // coercion rewrites values in place
+  return validate(copy) ? [] : toFindings(validate.errors);
+}
+
+function responseFor(op: Operation, status: number | 'default'): Located | undefined {
+  const responses = at(op, 'responses');
+  return responses && at(responses, String(status));
+}
+
+/**
+ * The HTTP statuses documented for an operation, ascending.
+ *
+ * @example documentedStatuses('deleteVoice') // [200, 400, 401, 403, 500]
+ */
+export function documentedStatuses(operationId: OperationId): number[] {
+  const responses = operations().get(operationId)?.node.responses;
+  if (!isObject(responses)) return [];
+  return Object.keys(responses)
+    .filter((key) => /^\d{3}$/.test(key))
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/**
+ * Validates a parsed JSON response body against the schema documented for that status (or
+ * `default`). A status the operation does not document gives one finding with keyword 'status'; a
+ * documented response without a JSON body (synthesis audio) gives none.
+ *
+ * @example validateResponse('listVoices', 418, {}) // [{ pointer: '', keyword: 'status', … }]
+ */
+export function validateResponse(operationId: OperationId, status: number, body: unknown): Finding[] {
+  const op = operations().get(operationId);
+  if (!op) return unknownOperation(operationId);
+  const response = responseFor(op, status) ?? responseFor(op, 'default');
+  if (!response) {
+    const documented = documentedStatuses(operationId).join(', ');
+    return [
+      {
+        pointer: '',
+        keyword: 'status',
+        message: `${operationId} does not document HTTP ${status} (documented: ${documented})`,
+      },
+    ];
+  }
+  const content = at(response, 'content');
+  const json = content && at(content, 'application/json');
+  if (!json?.node.schema) return [];
+  const pointer = child(json.pointer, 'schema');
+  const validate = validatorFor(pointer, refTo(pointer));
+  return validate(body) ? [] : toFindings(validate.errors);
+}
+
+/**
+ * The first documented error example of an operation for a status, as used for `Prefer: code=NNN`.
+ *
+ * @example errorExample('uploadFile', 413) // { error_code: 20010, error_message: 'file is larger than …' }
+ */
+export function errorExample(
+  operationId: OperationId,
+  status: number,
+): { error_code: number; error_message: string } | undefined {
+  const op = operations().get(operationId);
+  const response = op && responseFor(op, status);
+  const content = response && at(response, 'content');
+  const json = content && at(content, 'application/json');
+  if (!json) return undefined;
+  const examples = isObject(json.node.examples) ? Object.values(json.node.examples) : [];
+  const values = [
+    json.node.example,
+    ...examples.map((example) => (isObject(example) ? example.value : undefined)),
+  ];
+  for (const value of values) {
+    if (!isObject(value)) continue;
+    const { error_code: code, error_message: message } = value;
+    if (typeof code === 'number' && code !== 0 && typeof message === 'string') {
+      return { error_code: code, error_message: message };
+    }
+  }
+  return undefined;
+}
+
+/** Every operationId the document declares, in document order (a test compares it with contract.ts). */
+export function documentedOperationIds(): string[] {
+  return [...operations().keys()];
+}
