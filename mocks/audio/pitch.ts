@@ -1,0 +1,139 @@
+/** The pitch range searched, Hz: low male speech to high child speech. */
+export const pitchRange = { minHz: 60, maxHz: 400 } as const;
+
+/** How periodic a stretch of signal is, and at what period. */
+export interface Periodicity {
+  /** Normalised correlation at the best period: about 0.9 for voiced speech, under 0.3 for white noise. */
+  readonly strength: number;
+  /** Fundamental frequency, Hz (meaningful when `strength` is high). */
+  readonly pitchHz: number;
+}
+
+/** A signal with the running sum of its squares, so that window energies cost two lookups. */
+export interface Prepared {
+  readonly x: Float32Array;
+  readonly energy: Float64Array;
+}
+
+/**
+ * Prepares a signal for {@link framePeriodicity}.
+ *
+ * @example
+ * const full = prepare(signal);
+ */
+export function prepare(x: Float32Array): Prepared {
+  const energy = new Float64Array(x.length + 1);
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) {
+    sum += (x[i] as number) * (x[i] as number);
+    energy[i + 1] = sum;
+  }
+  return { x, energy };
+}
+
+/** Normalised cross-correlation of `x[start..start+n)` with itself `lag` samples later. */
+function correlation(signal: Prepared, start: number, n: number, lag: number): number {
+  const { x, energy } = signal;
+  if (start + n + lag > x.length) return 0;
+  // Four accumulators: a single running sum is bound by the latency of each addition.
+  let c0 = 0;
+  let c1 = 0;
+  let c2 = 0;
+  let c3 = 0;
+  let i = start;
+  const end = start + n;
+  for (const end4 = end - 3; i < end4; i += 4) {
+    c0 += (x[i] as number) * (x[i + lag] as number);
+    c1 += (x[i + 1] as number) * (x[i + 1 + lag] as number);
+    c2 += (x[i + 2] as number) * (x[i + 2 + lag] as number);
+    c3 += (x[i + 3] as number) * (x[i + 3 + lag] as number);
+  }
+  for (; i < end; i++) c0 += (x[i] as number) * (x[i + lag] as number);
+  const cross = c0 + c1 + c2 + c3;
+  const energyA = (energy[start + n] as number) - (energy[start] as number);
+  const energyB = (energy[start + n + lag] as number) - (energy[start + lag] as number);
+  const norm = Math.sqrt(energyA * energyB);
+  return norm > 0 ? cross / norm : 0;
+}
+
+/**
+ * Halves the sample rate by averaging pairs: the coarse period search runs on this, a quarter of the work.
+ *
+ * @example
+ * const half = halveRate(signal); // half.length === Math.floor(signal.length / 2)
+ */
+export function halveRate(x: Float32Array): Float32Array {
+  const out = new Float32Array(x.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = ((x[2 * i] as number) + (x[2 * i + 1] as number)) * 0.5;
+  return out;
+}
+
+/**
+ * Periodicity of one frame, YIN-like but on normalised correlation: a coarse search over the pitch range on
+ * the half-rate signal, then a fine search around twice the coarse lag at the full rate, then a parabola
+ * through the three best points for a sub-sample period.
+ *
+ * @example
+ * const full = prepare(signal);
+ * const half = prepare(halveRate(signal));
+ * const { strength, pitchHz } = framePeriodicity(full, half, 8000, 1600, 160);
+ */
+export function framePeriodicity(
+  full: Prepared,
+  half: Prepared,
+  sampleRate: number,
+  start: number,
+  length: number,
+): Periodicity {
+  const halfRate = sampleRate / 2;
+  const minLag = Math.max(2, Math.floor(halfRate / pitchRange.maxHz));
+  const maxLag = Math.ceil(halfRate / pitchRange.minHz);
+  const halfStart = start >> 1;
+  const halfLength = length >> 1;
+  if (halfStart + halfLength + maxLag + 1 > half.x.length) return { strength: 0, pitchHz: 0 };
+  const scores = new Float32Array(maxLag + 2);
+  let best = 0;
+  for (let lag = minLag; lag <= maxLag + 1; lag++) {
+    const r = correlation(half, halfStart, halfLength, lag);
+    scores[lag] = r;
+    if (r > best) best = r;
+  }
+  // Prefer the shortest lag that is a local peak close to the best: multiples of the period score as high.
+  let coarse = 0;
+  for (let lag = minLag + 1; lag <= maxLag && coarse === 0; lag++) {
+    const r = scores[lag] as number;
+    if (r >= 0.9 * best && r >= (scores[lag - 1] as number) && r >= (scores[lag + 1] as number)) coarse = lag;
+  }
+  if (coarse === 0 || best <= 0) return { strength: 0, pitchHz: 0 };
+  let fineLag = 0;
+  let fineBest = -1;
+  const fine = new Map<number, number>();
+  for (let lag = 2 * coarse - 3; lag <= 2 * coarse + 3; lag++) {
+    const r = correlation(full, start, length, lag);
+    fine.set(lag, r);
+    if (r > fineBest) {
+      fineBest = r;
+      fineLag = lag;
+    }
+  }
+  const before = fine.get(fineLag - 1) ?? fineBest;
+  const after = fine.get(fineLag + 1) ?? fineBest;
+  const curvature = before - 2 * fineBest + after;
+  const shift = curvature < 0 ? (0.5 * (before - after)) / curvature : 0;
+  return { strength: fineBest, pitchHz: sampleRate / (fineLag + Math.max(-0.5, Math.min(0.5, shift))) };
+}
+
+/**
+ * Median of the given values; null when there are none.
+ *
+ * @example
+ * median([120, 118, 240]); // 120
+ */
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = Float64Array.from(values).sort();
+  const mid = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
