@@ -160,7 +160,8 @@ function sniffMpegFamily(bytes: Uint8Array, start: number): Sniffed {
     if (adts >= 7 && chainsAdts(bytes, i, adts))
       return found('aac', 'aac', 'raw AAC (ADTS) without a container');
     const frame = mpegFrameAt(bytes, i);
-    if (frame && chainsMpeg(bytes, i, frame)) return found('mp3', 'mp3', 'an MP3 file (MPEG audio Layer III)');
+    if (frame && chainsMpeg(bytes, i, frame))
+      return found('mp3', 'mp3', 'an MP3 file (MPEG audio Layer III)');
   }
   return found('unknown', undefined, 'bytes of no supported audio format');
 }
