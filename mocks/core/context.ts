@@ -1,0 +1,62 @@
+import type { OperationId } from '../../openapi/contract.js';
+import type {
+  Analysis,
+  AnalyzeOptions,
+  SynthesisRequest,
+  SynthesisStream,
+  VoiceProfile,
+} from '../audio/types.js';
+import type { MockConfig } from '../config/types.js';
+import type { Clock } from './clock.js';
+import type { Failure } from './envelope.js';
+import type { Preferences } from './scenario.js';
+import type { Signer } from './signer.js';
+import type { MockState } from './state/mock-state.js';
+import type { Caller } from './state/tenancy.js';
+import type { Storage } from './storage.js';
+
+/** What the mock needs from the audio engine (mocks/audio); injectable so tests can observe it. */
+export interface AudioEngine {
+  analyze(bytes: Uint8Array, options?: AnalyzeOptions & { fileName?: string }): Promise<Analysis>;
+  synthesize(request: SynthesisRequest): SynthesisStream;
+  readonly systemVoices: readonly VoiceProfile[];
+  profileFromReference(voiceId: string, measured: { pitchHz: number | null }, seed: number): VoiceProfile;
+}
+
+/** Where the mock reports what should never happen (a 500, a response that breaks the schema). */
+export interface Logger {
+  error(message: string, detail?: unknown): void;
+}
+
+/** The injected world of one mock service. */
+export interface ServiceDeps {
+  readonly config: MockConfig;
+  readonly seed: number;
+  readonly clock: Clock;
+  readonly storage: Storage;
+  readonly signer: Signer;
+  readonly audio: AudioEngine;
+  /** Used to fetch ref_audio URLs (§4.2). */
+  readonly fetch: typeof fetch;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly logger: Logger;
+  /** The live state; read it through here, since reset() and restore() replace its parts. */
+  readonly state: MockState;
+}
+
+/** One request, routed, authenticated and validated against the OpenAPI description. */
+export interface OperationContext {
+  readonly operationId: OperationId;
+  readonly request: Request;
+  readonly url: URL;
+  readonly caller: Caller;
+  readonly pathParams: Record<string, string>;
+  readonly query: Record<string, string>;
+  /** The parsed JSON body for JSON operations; undefined otherwise. */
+  readonly body: unknown;
+  readonly preferences: Preferences;
+  readonly deps: ServiceDeps;
+}
+
+/** An operation holds only the behaviour the schema cannot express. */
+export type Operation = (context: OperationContext) => Promise<Response | Failure>;

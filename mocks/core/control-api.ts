@@ -1,0 +1,111 @@
+import type { ServiceDeps } from './context.js';
+import { fail, isFailure, ok, render } from './envelope.js';
+import { readJsonBody } from './request-body.js';
+import { verifyVoiceUrl, voiceAudioPath } from './signed-url.js';
+import type { MockSnapshot } from './state/mock-state.js';
+
+/** Path prefix of the control API; needs no API key. */
+export const controlPrefix = '/__mock/';
+
+/** What the control API can do to the service that hosts it. */
+export interface Controls {
+  reset(): Promise<void>;
+  snapshot(): MockSnapshot;
+  restore(snapshot: MockSnapshot): void;
+}
+
+type Handler = (request: Request, deps: ServiceDeps, controls: Controls) => Promise<Response>;
+
+const clockData = (deps: ServiceDeps) => {
+  const now = deps.clock.now();
+  return { now: Math.floor(now / 1000), iso: new Date(now).toISOString() };
+};
+
+const routes: Record<string, Partial<Record<string, Handler>>> = {
+  reset: {
+    POST: async (_r, _d, controls) => {
+      await controls.reset();
+      return ok(null);
+    },
+  },
+  snapshot: { GET: async (_r, _d, controls) => ok(controls.snapshot()) },
+  restore: {
+    POST: async (request, _d, controls) => {
+      const body = await readJsonBody(request, 64 * 1_048_576);
+      if (isFailure(body)) return render(body);
+      try {
+        controls.restore(body as MockSnapshot);
+      } catch (error) {
+        return render(fail('invalidRequest', `cannot restore: ${(error as Error).message}`));
+      }
+      return ok(null);
+    },
+  },
+  clock: { GET: async (_r, deps) => ok(clockData(deps)) },
+  'clock/advance': {
+    POST: async (request, deps) => {
+      const body = (await readJsonBody(request)) as { seconds?: unknown };
+      if (isFailure(body)) return render(body);
+      const seconds = body?.seconds;
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+        return render(fail('invalidRequest', 'expected a JSON body like {"seconds": 3600} (a number >= 0)'));
+      }
+      deps.clock.advance(seconds * 1000);
+      return ok(clockData(deps));
+    },
+  },
+  requests: { GET: async (_r, deps) => ok(deps.state.requests.list()) },
+  ledger: {
+    GET: async (_r, deps) => {
+      const accounts = deps.state.ledger.snapshot();
+      const remaining = Object.fromEntries(
+        Object.keys(accounts).map((account) => [account, deps.state.ledger.remainingFreeUses(account)]),
+      );
+      return ok({
+        accounts,
+        remainingFreeCloneUses: remaining,
+        freeCloneUsesPerAccount: deps.config.freeCloneUses,
+      });
+    },
+  },
+};
+
+async function voiceAudio(request: Request, deps: ServiceDeps): Promise<Response> {
+  const ref = await verifyVoiceUrl(deps, new URL(request.url));
+  if (!ref) return render(fail('signedUrlInvalid'));
+  const voice = deps.state.voices.findByRef(ref);
+  const bytes = voice && (await deps.storage.read(voice.audioId));
+  if (!voice || !bytes) return render(fail('routeNotFound', 'this voice no longer exists'));
+  return new Response(bytes.slice(), {
+    headers: { 'Content-Type': voice.audioMediaType, 'Content-Length': String(bytes.byteLength) },
+  });
+}
+
+/**
+ * The control API under /__mock/ (JSON envelopes, no API key): POST reset, GET snapshot, POST restore,
+ * GET clock, POST clock/advance {seconds}, GET requests, GET ledger; and GET voice-audio/<ref>?…, the
+ * target of every signed voice_url.
+ *
+ * @example
+ * await fetch(`${url}/__mock/clock/advance`, { method: 'POST', body: '{"seconds":3600}', headers: { 'Content-Type': 'application/json' } });
+ */
+export async function handleControl(
+  request: Request,
+  deps: ServiceDeps,
+  controls: Controls,
+): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (pathname.startsWith(voiceAudioPath) && request.method === 'GET') return voiceAudio(request, deps);
+  const route = routes[pathname.slice(controlPrefix.length)];
+  const handler = route?.[request.method];
+  if (handler) return handler(request, deps, controls);
+  if (route) {
+    const allowed = Object.keys(route).join(', ');
+    return render(
+      fail('methodNotAllowed', `method ${request.method} is not allowed on ${pathname}; allowed: ${allowed}`),
+    );
+  }
+  return render(
+    fail('routeNotFound', `no control operation at ${request.method} ${pathname}; see ${controlPrefix}`),
+  );
+}

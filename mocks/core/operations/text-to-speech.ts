@@ -1,0 +1,106 @@
+import type { AudioFormat } from '../../../openapi/contract.js';
+import type { VoiceProfile } from '../../audio/types.js';
+import type { Operation, OperationContext } from '../context.js';
+import { type Failure, fail } from '../envelope.js';
+import { voiceSpace } from '../state/tenancy.js';
+import { concat } from '../storage.js';
+import { audioBody } from '../synthesis-body.js';
+
+/** The synthesis request body of §2.4, after the OpenAPI validation. */
+interface SynthesisBody {
+  generate_text: string;
+  language?: string;
+  voice_id?: string;
+  speed?: number;
+  emotion_class?: string;
+  audio_format?: string;
+}
+
+/** A voice the caller may synthesize with: a system voice, or a custom voice of its organization and environment. */
+function findVoice({ deps, caller }: OperationContext, id: string): VoiceProfile | undefined {
+  return (
+    deps.audio.systemVoices.find((v) => v.id === id) ??
+    deps.state.voices.find(voiceSpace(caller), id)?.profile
+  );
+}
+
+function checkOption(
+  name: string,
+  value: string | undefined,
+  allowed: readonly string[],
+): Failure | undefined {
+  if (value === undefined || allowed.includes(value)) return undefined;
+  return fail('unsupportedOption', `${name} "${value}" is not enabled; enabled are ${allowed.join(', ')}`);
+}
+
+/** The checks the schema cannot express (configurable lists and limits, voices that exist). */
+function check(
+  context: OperationContext,
+  body: SynthesisBody,
+): Failure | { voice: VoiceProfile; format: AudioFormat } {
+  const { config } = context.deps;
+  if (!context.caller.capabilities.tts)
+    return fail('missingApiKey', 'this API key is not permitted to use Text-to-Speech');
+  const length = [...body.generate_text].length;
+  if (length === 0) return fail('textMissing', 'generate_text is required and may not be empty');
+  if (length > config.maxTextLength) {
+    return fail(
+      'textTooLong',
+      `generate_text is ${length} characters; at most ${config.maxTextLength} are allowed`,
+    );
+  }
+  if (body.speed !== undefined && body.speed < 0)
+    return fail('speedNegative', `speed must be 0 or positive, got ${body.speed}`);
+  const refused =
+    checkOption('language', body.language, config.languages) ??
+    checkOption('emotion_class', body.emotion_class, config.emotions) ??
+    checkOption('audio_format', body.audio_format, config.audioFormats);
+  if (refused) return refused;
+  const voiceId = body.voice_id ?? config.defaultVoice;
+  const voice = findVoice(context, voiceId);
+  if (!voice) return fail('unknownVoice', `voice_id "${voiceId}" is not available to this project`);
+  return { voice, format: (body.audio_format ?? config.defaultAudioFormat) as AudioFormat };
+}
+
+function synthesisOperation(mode: 'complete' | 'stream'): Operation {
+  return async (context) => {
+    const body = context.body as SynthesisBody;
+    const checked = check(context, body);
+    if ('kind' in checked) return checked;
+    const { config, audio, state, sleep } = context.deps;
+    const synthesis = audio.synthesize({
+      text: body.generate_text,
+      voice: checked.voice,
+      format: checked.format,
+      chunkMs: config.streaming.chunkMs,
+      ...(body.speed !== undefined ? { speed: body.speed } : {}),
+      ...(body.emotion_class !== undefined ? { emotion: body.emotion_class } : {}),
+      ...(body.language !== undefined ? { language: body.language } : {}),
+    });
+    state.ledger.recordCharacters(context.caller.account, [...body.generate_text].length);
+    const headers = new Headers({ 'Content-Type': synthesis.mediaType });
+    if (checked.format === 'pcm') {
+      headers.set(config.pcmHeaders.sampleRate, String(synthesis.sampleRate));
+      headers.set(config.pcmHeaders.channels, String(synthesis.channels));
+      headers.set(config.pcmHeaders.bitDepth, String(synthesis.bitDepth));
+    }
+    if (mode === 'complete') {
+      const bytes = concat([...synthesis.chunks()]);
+      headers.set('Content-Length', String(bytes.byteLength));
+      return new Response(bytes, { status: 200, headers });
+    }
+    const { preferences } = context;
+    const pacing = {
+      firstChunkDelayMs: preferences.latencyMs ?? config.streaming.firstChunkDelayMs,
+      realtime: preferences.realtime ?? config.streaming.realtime,
+      chunkMs: config.streaming.chunkMs,
+    };
+    return new Response(audioBody(synthesis, pacing, sleep), { status: 200, headers });
+  };
+}
+
+/** POST /v1/text-to-speech (§4.5): the complete audio in one body, with Content-Length. */
+export const textToSpeech = synthesisOperation('complete');
+
+/** POST /v1/text-to-speech/stream (§4.6): raw audio chunks as they are rendered, chunked transfer, no Content-Length. */
+export const textToSpeechStream = synthesisOperation('stream');

@@ -1,0 +1,106 @@
+import { errors, limits, normalizeVoiceId, referenceVerdicts, voiceId } from '../../../openapi/contract.js';
+import { unixSeconds } from '../clock.js';
+import type { Operation, OperationContext } from '../context.js';
+import { type Failure, fail, isFailure, ok } from '../envelope.js';
+import { loadReference } from '../reference-audio.js';
+import { voiceSpace } from '../state/tenancy.js';
+
+const containerTypes: Record<string, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  ogg: 'audio/ogg',
+  webm: 'audio/webm',
+};
+
+/** Checks a normalized new voice id against §2.3 and §4.2 rules 1 and 2 (not yet against existing voices). */
+export function checkNewVoiceId(id: string, reserved: ReadonlySet<string>): Failure | undefined {
+  if (id.length > limits.voiceIdMaxLength.value) {
+    return fail(
+      'voiceIdTooLong',
+      `voice_id "${id}" is ${id.length} characters after trimming and lowercasing; at most 30 are allowed`,
+    );
+  }
+  if (id.length === 0) return fail('voiceIdInvalid', 'voice_id is empty after trimming whitespace');
+  if (!new RegExp(voiceId.pattern).test(id)) {
+    return fail(
+      'voiceIdInvalid',
+      `voice_id "${id}" may only contain ${voiceId.alphabet} after trimming and lowercasing`,
+    );
+  }
+  if (reserved.has(id)) return fail('voiceIdTaken', `voice_id "${id}" is reserved`);
+  return undefined;
+}
+
+/** The ids nobody may create: system voices, the default voice, and the configured reserved ids. */
+export const reservedIds = ({ deps }: Pick<OperationContext, 'deps'>): Set<string> =>
+  new Set([
+    ...deps.audio.systemVoices.map((v) => v.id),
+    deps.config.defaultVoice,
+    ...deps.config.reservedVoiceIds,
+  ]);
+
+/**
+ * POST /v1/voice/save (§4.2): creates a custom voice from reference audio. The id is reserved
+ * synchronously before anything is awaited, so of concurrent saves of one id exactly one wins; an
+ * existing voice is never replaced. The first `freeCloneUses` creations of an account are free, later
+ * ones are recorded as charged.
+ */
+export const voiceSave: Operation = async (context) => {
+  const { caller, deps } = context;
+  const body = context.body as { voice_id: string; ref_audio: string };
+  if (!caller.capabilities.voiceCloning) return fail('voiceCloningDisabled');
+  const id = normalizeVoiceId(body.voice_id);
+  const refused = checkNewVoiceId(id, reservedIds(context));
+  if (refused) return refused;
+  const space = voiceSpace(caller);
+  if (!deps.state.voices.reserve(space, id)) return fail('voiceIdTaken', `voice_id "${id}" already exists`);
+  const voices = deps.state.voices;
+  try {
+    const created = await createVoice(context, id, body.ref_audio);
+    if (isFailure(created)) return created;
+    return ok({ voice_id: id });
+  } finally {
+    voices.release(space, id);
+  }
+};
+
+async function createVoice(context: OperationContext, id: string, ref: string): Promise<Failure | undefined> {
+  const { caller, deps } = context;
+  const reference = await loadReference(deps, caller, ref);
+  if (isFailure(reference)) return reference;
+  const { maxPauseSeconds, minSpeechSeconds } = deps.config.reference;
+  const analysis = await deps.audio.analyze(reference.bytes, {
+    maxPauseSeconds,
+    minSpeechSeconds,
+    fileName: reference.fileName,
+  });
+  if (!analysis.ok)
+    return fail(
+      referenceVerdicts[analysis.verdict],
+      analysis.reason || errors[referenceVerdicts[analysis.verdict]].message,
+    );
+  const ref32 = (
+    await deps.signer.sign(`voice\u0000${voiceSpace(caller)}\u0000${id}\u0000${deps.clock.now()}`)
+  ).slice(0, 32);
+  const audioId = reference.uploadId ?? `voice_${ref32}`;
+  if (!reference.uploadId) {
+    const writer = deps.storage.create(audioId);
+    await writer.write(reference.bytes);
+    await writer.close();
+  }
+  const createdAt = unixSeconds(deps.clock);
+  deps.state.voices.commit({
+    voiceId: id,
+    space: voiceSpace(caller),
+    createdAt,
+    ref: ref32,
+    audioId,
+    audioMediaType: containerTypes[analysis.container] ?? 'application/octet-stream',
+    ownsAudio: !reference.uploadId,
+    account: caller.account,
+    profile: deps.audio.profileFromReference(id, { pitchHz: analysis.pitchHz }, deps.seed),
+  });
+  deps.state.ledger.recordCreation(caller.account, id, createdAt);
+  return undefined;
+}

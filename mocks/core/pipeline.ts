@@ -1,0 +1,140 @@
+import { apiKeyHeader, errors, type OperationId } from '../../openapi/contract.js';
+import {
+  type Finding,
+  matchRoute,
+  validateJsonBody,
+  validateQuery,
+  validateResponse,
+} from '../../openapi/validate.js';
+import { unixSeconds } from './clock.js';
+import type { Operation, ServiceDeps } from './context.js';
+import { type Failure, fail, failureResponse, isFailure, render } from './envelope.js';
+import { fileUpload } from './operations/file-upload.js';
+import { textToSpeech, textToSpeechStream } from './operations/text-to-speech.js';
+import { voiceDelete } from './operations/voice-delete.js';
+import { voiceList } from './operations/voice-list.js';
+import { voiceSave } from './operations/voice-save.js';
+import { drain, readJsonBody } from './request-body.js';
+import { applyFaults, parsePreferences, preferredResponse } from './scenario.js';
+import { findCaller } from './state/tenancy.js';
+
+const operations: Record<OperationId, Operation> = {
+  uploadFile: fileUpload,
+  saveVoice: voiceSave,
+  listVoices: voiceList,
+  deleteVoice: voiceDelete,
+  synthesizeSpeech: textToSpeech,
+  streamSpeech: textToSpeechStream,
+};
+
+const jsonOperations: ReadonlySet<OperationId> = new Set(['saveVoice', 'synthesizeSpeech', 'streamSpeech']);
+
+/** Turns schema findings into the most specific catalogue entry (the code and status are the same 10001/400). */
+function findingsFailure(where: 'query' | 'body', findings: Finding[]): Failure {
+  const text = findings.map((f) => `${where}${f.pointer || ''} ${f.message}`).join('; ');
+  const pointers = new Set(findings.map((f) => f.pointer));
+  if (pointers.has('/speed') && findings.some((f) => f.keyword === 'minimum'))
+    return fail('speedNegative', text);
+  if (pointers.has('/generate_text')) return fail('textMissing', text);
+  if (pointers.has('/page_size')) return fail('pageSizeOutOfRange', text);
+  return fail('invalidRequest', text);
+}
+
+/** What the pipeline learned about a request, for the request log. */
+export interface Handled {
+  response: Response;
+  operationId: OperationId | null;
+}
+
+/**
+ * One request through route → scenario (Prefer) → auth → request validation → operation.
+ * Never throws for a bad request: every refusal is an envelope from the catalogue.
+ */
+export async function runPipeline(request: Request, deps: ServiceDeps): Promise<Handled> {
+  const url = new URL(request.url);
+  const route = matchRoute(request.method, url.pathname);
+  if (route.kind === 'not-found') {
+    await drain(request.body);
+    return {
+      response: render(fail('routeNotFound', `no operation at ${request.method} ${url.pathname}`)),
+      operationId: null,
+    };
+  }
+  if (route.kind === 'method-not-allowed') {
+    await drain(request.body);
+    const message = `method ${request.method} is not allowed on ${url.pathname}; allowed: ${route.allowed.join(', ')}`;
+    const response = render(fail('methodNotAllowed', message));
+    response.headers.set('Allow', route.allowed.join(', '));
+    return { response, operationId: null };
+  }
+  const { operationId } = route;
+  const respond = async (answer: Response | Failure) => {
+    await drain(request.body);
+    return { response: isFailure(answer) ? render(answer) : answer, operationId };
+  };
+  const preferences = parsePreferences(request.headers.get('prefer'));
+  if (isFailure(preferences)) return respond(preferences);
+  if (preferences.faults.some((f) => f.kind === 'reset')) return respond(Response.error());
+  const preferred =
+    preferences.code === undefined ? undefined : preferredResponse(operationId, preferences.code);
+  if (preferred) return respond(preferred);
+  const caller = findCaller(deps.config.keys, request.headers.get(apiKeyHeader));
+  if (!caller) return respond(fail('missingApiKey'));
+  const query = Object.fromEntries(url.searchParams);
+  const queryFindings = validateQuery(operationId, query);
+  if (queryFindings.length > 0) return respond(findingsFailure('query', queryFindings));
+  let body: unknown;
+  if (jsonOperations.has(operationId)) {
+    body = await readJsonBody(request);
+    if (isFailure(body)) return respond(body);
+    const bodyFindings = validateJsonBody(operationId, body);
+    if (bodyFindings.length > 0) return respond(findingsFailure('body', bodyFindings));
+  }
+  const context = {
+    operationId,
+    request,
+    url,
+    caller,
+    pathParams: route.pathParams,
+    query,
+    body,
+    preferences,
+    deps,
+  };
+  const answer = await operations[operationId](context);
+  const handled = await respond(answer);
+  return { ...handled, response: applyFaults(handled.response, preferences.faults, deps.sleep) };
+}
+
+/**
+ * Checks a JSON answer against the OpenAPI description; a violation is a bug of the mock, so it
+ * becomes a loud 500/10000 (and is reported to the logger and the caller's list).
+ */
+export async function checkResponse(
+  operationId: OperationId,
+  response: Response,
+  report: (violation: string) => void,
+): Promise<Response> {
+  if (response.type === 'error' || !response.headers.get('content-type')?.startsWith('application/json')) {
+    return response;
+  }
+  const text = await response.clone().text();
+  const findings = validateResponse(operationId, response.status, JSON.parse(text));
+  if (findings.length === 0) return response;
+  const detail = findings.map((f) => `${f.pointer || '(root)'} ${f.message}`).join('; ');
+  const violation = `${operationId} answered HTTP ${response.status} that breaks the OpenAPI description: ${detail}`;
+  report(violation);
+  return failureResponse(errors.unexpected.status, errors.unexpected.code, `mock bug: ${violation}`);
+}
+
+/** The request-log line of a handled request. */
+export function logEntry(request: Request, handled: Handled, deps: ServiceDeps) {
+  return {
+    at: unixSeconds(deps.clock),
+    method: request.method,
+    path: new URL(request.url).pathname,
+    key: request.headers.get(apiKeyHeader),
+    status: handled.response.status,
+    operationId: handled.operationId,
+  };
+}

@@ -1,0 +1,71 @@
+import { type Failure, fail } from './envelope.js';
+
+/** JSON bodies of this service are small (generate_text is at most ~10,000 characters); a cap keeps a huge one cheap. */
+export const maxJsonBodyBytes = 1_048_576;
+
+/**
+ * Reads and discards a body to its end, so the client (which may still be sending) gets to read the
+ * answer. Memory stays flat whatever the size.
+ *
+ * @example
+ * await drain(request.body);
+ */
+export async function drain(body: ReadableStream<Uint8Array> | null): Promise<void> {
+  if (!body || body.locked) return;
+  const reader = body.getReader();
+  try {
+    while (!(await reader.read()).done) {
+      // discard
+    }
+  } catch {
+    // the client went away; nothing left to drain
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** The media type of a Content-Type header value, lowercased, without parameters. */
+export const mediaType = (contentType: string | null): string =>
+  (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
+/**
+ * Reads a JSON request body: refuses another Content-Type, an empty or oversized body, or malformed
+ * JSON, each as an invalidRequest failure saying which (general-errors decision).
+ *
+ * @example
+ * const body = await readJsonBody(request); if (isFailure(body)) return render(body);
+ */
+export async function readJsonBody(request: Request, cap: number = maxJsonBodyBytes): Promise<unknown> {
+  const type = mediaType(request.headers.get('content-type'));
+  if (type !== 'application/json') {
+    await drain(request.body);
+    return fail('invalidRequest', `Content-Type must be application/json, got "${type || 'none'}"`);
+  }
+  if (!request.body) return fail('invalidRequest', 'request body is empty; expected a JSON object');
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > cap) {
+      reader.releaseLock();
+      await drain(request.body);
+      return fail('invalidRequest', `request body is larger than ${cap} bytes`);
+    }
+    parts.push(value);
+  }
+  return parseJson(parts, size);
+}
+
+function parseJson(parts: Uint8Array[], size: number): unknown | Failure {
+  if (size === 0) return fail('invalidRequest', 'request body is empty; expected a JSON object');
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    const text = parts.map((part) => decoder.decode(part, { stream: true })).join('') + decoder.decode();
+    return JSON.parse(text);
+  } catch (error) {
+    return fail('invalidRequest', `request body is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,136 @@
+import type { OperationId } from '../../openapi/contract.js';
+import { errors } from '../../openapi/contract.js';
+import { documentedStatuses, errorExample } from '../../openapi/validate.js';
+import { type Failure, fail, failureResponse } from './envelope.js';
+
+/** A fault a client asked for with `Prefer: fault=...`, to test its own error handling. */
+export type Fault =
+  | { readonly kind: 'reset' }
+  | { readonly kind: 'cut-after-bytes'; readonly bytes: number }
+  | { readonly kind: 'slow-chunks'; readonly ms: number };
+
+/**
+ * What the Prefer header asks for (RFC 7240, with Prism's `code=` convention):
+ * `code=NNN` the documented error for that status; `fault=reset`, `fault=cut-after-bytes=N`,
+ * `fault=slow-chunks=MS`; `latency=MS` before the first streamed chunk; `pace=realtime`.
+ * Several preferences are separated by commas or semicolons.
+ */
+export interface Preferences {
+  readonly code?: number;
+  readonly faults: readonly Fault[];
+  readonly latencyMs?: number;
+  readonly realtime?: boolean;
+}
+
+const faultHelp = 'known faults: reset, cut-after-bytes=N, slow-chunks=MS';
+
+function nonNegativeInt(text: string | undefined): number | undefined {
+  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+}
+
+function parseFault(value: string): Fault | Failure {
+  const [name, argument] = value.split('=', 2);
+  const amount = nonNegativeInt(argument);
+  if (name === 'reset' && argument === undefined) return { kind: 'reset' };
+  if (name === 'cut-after-bytes' && amount !== undefined) return { kind: 'cut-after-bytes', bytes: amount };
+  if (name === 'slow-chunks' && amount !== undefined) return { kind: 'slow-chunks', ms: amount };
+  return fail('invalidRequest', `Prefer: unknown fault "${value}"; ${faultHelp}`);
+}
+
+/**
+ * Reads the Prefer header. Unknown preference names are ignored (RFC 7240); a malformed value of a
+ * known one is a failure, so a typo in a test scenario is loud.
+ *
+ * @example
+ * parsePreferences('code=503'); // { code: 503, faults: [] }
+ */
+export function parsePreferences(header: string | null): Preferences | Failure {
+  const faults: Fault[] = [];
+  const preferences: { code?: number; latencyMs?: number; realtime?: boolean } = {};
+  for (const token of (header ?? '').split(/[,;]/)) {
+    const cut = token.indexOf('=');
+    const name = (cut < 0 ? token : token.slice(0, cut)).trim().toLowerCase();
+    const value =
+      cut < 0
+        ? ''
+        : token
+            .slice(cut + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1');
+    if (name === 'code') {
+      const code = nonNegativeInt(value);
+      if (code === undefined)
+        return fail('invalidRequest', `Prefer: code must be an HTTP status, got "${value}"`);
+      preferences.code = code;
+    } else if (name === 'fault') {
+      const fault = parseFault(value);
+      if ('error' in fault) return fault;
+      faults.push(fault);
+    } else if (name === 'latency') {
+      preferences.latencyMs = nonNegativeInt(value);
+      if (preferences.latencyMs === undefined)
+        return fail('invalidRequest', 'Prefer: latency must be milliseconds');
+    } else if (name === 'pace') {
+      preferences.realtime = value === 'realtime';
+    }
+  }
+  return { ...preferences, faults };
+}
+
+/**
+ * The answer `Prefer: code=NNN` selects: undefined for a success status (the operation runs), the
+ * documented error example for an error status, or a 400 naming the statuses available.
+ *
+ * @example
+ * preferredResponse('uploadFile', 503); // 503 envelope with error_code 20002
+ */
+export function preferredResponse(operationId: OperationId, code: number): Response | Failure | undefined {
+  const statuses = documentedStatuses(operationId);
+  if (statuses.includes(code) && code < 300) return undefined;
+  if (statuses.includes(code)) {
+    const example = errorExample(operationId, code);
+    if (example) return failureResponse(code, example.error_code, example.error_message);
+    const entry = Object.values(errors).find(
+      (e) => e.status === code && (e.operations as readonly string[]).includes(operationId),
+    );
+    if (entry) return failureResponse(code, entry.code, entry.message);
+  }
+  return fail(
+    'invalidRequest',
+    `Prefer: code=${code} is not a documented status of ${operationId}; available: ${statuses.join(', ')}`,
+  );
+}
+
+/** Applies the body faults (cut, slow) to a response; `reset` is handled before the operation runs. */
+export function applyFaults(
+  response: Response,
+  faults: readonly Fault[],
+  sleep: (ms: number) => Promise<void>,
+) {
+  const cut = faults.find((f) => f.kind === 'cut-after-bytes');
+  const slow = faults.find((f) => f.kind === 'slow-chunks');
+  if (!response.body || (!cut && !slow)) return response;
+  const reader = response.body.getReader();
+  let sent = 0;
+  let first = true;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (slow && !first) await sleep(slow.ms);
+        first = false;
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        if (cut && sent + value.byteLength >= cut.bytes) {
+          if (cut.bytes > sent) controller.enqueue(value.subarray(0, cut.bytes - sent));
+          await reader.cancel('fault: cut-after-bytes');
+          return controller.error(new Error(`fault: connection cut after ${cut.bytes} bytes`));
+        }
+        sent += value.byteLength;
+        controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: response.status, headers: response.headers });
+}

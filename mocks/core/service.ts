@@ -1,0 +1,129 @@
+import { errors } from '../../openapi/contract.js';
+import * as audioEngine from '../audio/index.js';
+import { parseConfig } from '../config/parse-config.js';
+import type { MockConfig, MockConfigInput } from '../config/types.js';
+import { type Clock, manualClock } from './clock.js';
+import type { AudioEngine, Logger, ServiceDeps } from './context.js';
+import { controlPrefix, handleControl } from './control-api.js';
+import { failureResponse } from './envelope.js';
+import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
+import { createSigner } from './signer.js';
+import { type MockSnapshot, MockState } from './state/mock-state.js';
+import { memoryStorage, type Storage } from './storage.js';
+
+/** Everything a mock service can be given; every field has a default. */
+export interface MockServiceOptions {
+  /** Any subset of the configuration (checked; a bad field throws a ConfigError naming it). */
+  config?: MockConfigInput | MockConfig;
+  /** Seed of object keys, signatures and custom voice profiles. Default 42. */
+  seed?: number;
+  /** Default: a manual clock at 2026-01-01T00:00:00Z that moves only when advanced. */
+  clock?: Clock;
+  /** Default: in memory. The Node server injects a temporary-directory storage. */
+  storage?: Storage;
+  /** Fetches ref_audio URLs. Default: the global fetch. */
+  fetch?: typeof fetch;
+  /** Default: the mocks/audio engine. */
+  audio?: AudioEngine;
+  /** Check every JSON answer against the OpenAPI description; a violation becomes a 500. Tests turn it on. */
+  validateResponses?: boolean;
+  /** Waits for pacing and slow-chunk faults. Default: setTimeout. */
+  sleep?: (ms: number) => Promise<void>;
+  logger?: Logger;
+}
+
+/** A stateful mock of the whole service behind one Fetch handler. */
+export interface MockService {
+  /** Answers one request, as the service would. */
+  fetch(request: Request): Promise<Response>;
+  readonly config: MockConfig;
+  readonly clock: Clock;
+  readonly state: MockState;
+  /** Responses that broke the OpenAPI description (with validateResponses on); empty when all is well. */
+  readonly responseViolations: readonly string[];
+  /** Forgets all state and removes stored bytes. */
+  reset(): Promise<void>;
+  /** The state as JSON-serializable data; stored bytes are referenced, not copied. */
+  snapshot(): MockSnapshot;
+  /** Puts a snapshot's state back (its stored bytes must still be in storage: no reset in between). */
+  restore(snapshot: MockSnapshot): void;
+  close(): Promise<void>;
+}
+
+const consoleLogger: Logger = {
+  error: (message, detail) => console.error(`[voice-kit mock] ${message}`, detail ?? ''),
+};
+
+/**
+ * Creates the mock service: one Fetch handler that every adapter (Node server, MSW, in-process) calls.
+ *
+ * @example
+ * const service = createMockService({ validateResponses: true });
+ * const res = await service.fetch(new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } }));
+ */
+export function createMockService(options: MockServiceOptions = {}): MockService {
+  const config = parseConfig(options.config ?? {});
+  const seed = options.seed ?? 42;
+  const state = new MockState(config);
+  const logger = options.logger ?? consoleLogger;
+  const violations: string[] = [];
+  const deps: ServiceDeps = {
+    config,
+    seed,
+    state,
+    logger,
+    clock: options.clock ?? manualClock(),
+    storage: options.storage ?? memoryStorage(),
+    signer: createSigner(seed),
+    audio: options.audio ?? audioEngine,
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+  };
+  const controls = {
+    reset: async () => {
+      state.reset();
+      await deps.storage.clear();
+    },
+    snapshot: () => state.snapshot(),
+    restore: (snapshot: MockSnapshot) => state.restore(snapshot),
+  };
+
+  async function answer(request: Request): Promise<Handled> {
+    if (new URL(request.url).pathname.startsWith(controlPrefix)) {
+      return { response: await handleControl(request, deps, controls), operationId: null };
+    }
+    const handled = await runPipeline(request, deps);
+    if (!options.validateResponses || !handled.operationId) return handled;
+    const report = (violation: string) => {
+      violations.push(violation);
+      logger.error(violation);
+    };
+    return { ...handled, response: await checkResponse(handled.operationId, handled.response, report) };
+  }
+
+  return {
+    config,
+    clock: deps.clock,
+    state,
+    responseViolations: violations,
+    ...controls,
+    async fetch(request) {
+      let handled: Handled;
+      try {
+        handled = await answer(request);
+      } catch (error) {
+        logger.error(`unexpected error on ${request.method} ${request.url}`, error);
+        const { status, code, message } = errors.unexpected;
+        handled = {
+          response: failureResponse(status, code, `${message}: ${(error as Error)?.message}`),
+          operationId: null,
+        };
+      }
+      if (!new URL(request.url).pathname.startsWith(controlPrefix)) {
+        state.requests.add(logEntry(request, handled, deps));
+      }
+      return handled.response;
+    },
+    close: () => deps.storage.close(),
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * HMAC-SHA-256 over Web Crypto (no Node import), keyed from the mock's seed: object keys, voice
+ * references and signed voice_url signatures all come from it, so the same seed gives the same ids.
+ */
+export interface Signer {
+  /** Lowercase hex HMAC of the message. */
+  sign(message: string): Promise<string>;
+  /** Constant-time comparison of a presented signature with the expected one. */
+  verify(message: string, signature: string): Promise<boolean>;
+}
+
+/**
+ * @example
+ * const signer = createSigner(42);
+ * const key = `obj_${(await signer.sign('upload:1')).slice(0, 32)}`;
+ */
+export function createSigner(seed: number): Signer {
+  const encoder = new TextEncoder();
+  const key = crypto.subtle.importKey(
+    'raw',
+    encoder.encode(`voice-kit mock seed ${seed}`),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const sign = async (message: string): Promise<string> => {
+    const mac = await crypto.subtle.sign('HMAC', await key, encoder.encode(message));
+    return Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  };
+  return {
+    sign,
+    async verify(message, signature) {
+      const expected = await sign(message);
+      if (signature.length !== expected.length) return false;
+      let diff = 0;
+      for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ signature.charCodeAt(i);
+      return diff === 0;
+    },
+  };
+}

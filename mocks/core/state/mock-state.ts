@@ -1,0 +1,71 @@
+import { limits } from '../../../openapi/contract.js';
+import type { MockConfig } from '../../config/types.js';
+import { Ledger, type LedgerSnapshot } from './ledger.js';
+import { type RateLimitSnapshot, UploadRateLimiter } from './rate-limit.js';
+import { RequestLog } from './request-log.js';
+import { type UploadRecord, Uploads } from './uploads.js';
+import { Voices, type VoicesSnapshot } from './voices.js';
+
+/**
+ * Everything the mock remembers, JSON-serializable (uploaded bytes stay in Storage, referenced by id).
+ * `version` lets restore() refuse a snapshot of another shape.
+ */
+export interface MockSnapshot {
+  version: 1;
+  uploads: { sequence: number; records: UploadRecord[] };
+  voices: VoicesSnapshot;
+  uploadTimes: RateLimitSnapshot;
+  ledger: LedgerSnapshot;
+}
+
+/** The mock's state: uploads, voices, the upload rate limiter, the billing ledger and the request log. */
+export class MockState {
+  uploads = new Uploads();
+  voices = new Voices();
+  rateLimit: UploadRateLimiter;
+  ledger: Ledger;
+  readonly requests: RequestLog;
+
+  constructor(private readonly config: MockConfig) {
+    this.rateLimit = this.newLimiter();
+    this.ledger = new Ledger(config.freeCloneUses);
+    this.requests = new RequestLog(config.requestLogSize);
+  }
+
+  private newLimiter(): UploadRateLimiter {
+    return new UploadRateLimiter(this.config.uploadsPerHour, limits.uploadRateWindowSeconds.value * 1000);
+  }
+
+  /** Forgets everything (the request log too). */
+  reset(): void {
+    this.uploads = new Uploads();
+    this.voices = new Voices();
+    this.rateLimit = this.newLimiter();
+    this.ledger = new Ledger(this.config.freeCloneUses);
+    this.requests.clear();
+  }
+
+  snapshot(): MockSnapshot {
+    return {
+      version: 1,
+      uploads: this.uploads.snapshot(),
+      voices: this.voices.snapshot(),
+      uploadTimes: this.rateLimit.snapshot(),
+      ledger: this.ledger.snapshot(),
+    };
+  }
+
+  /** Replaces the state with a snapshot's; a malformed snapshot throws and leaves the state as it was. */
+  restore(snapshot: MockSnapshot): void {
+    if (snapshot?.version !== 1) throw new TypeError('not a voice-kit mock snapshot (expected version 1)');
+    const uploads = new Uploads();
+    const voices = new Voices();
+    const rateLimit = this.newLimiter();
+    const ledger = new Ledger(this.config.freeCloneUses);
+    uploads.restore(snapshot.uploads);
+    voices.restore(snapshot.voices);
+    rateLimit.restore(snapshot.uploadTimes);
+    ledger.restore(snapshot.ledger);
+    Object.assign(this, { uploads, voices, rateLimit, ledger });
+  }
+}

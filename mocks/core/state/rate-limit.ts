@@ -1,0 +1,63 @@
+/** JSON form of the upload rate limiter: successful upload times per user, in ms of the mock clock. */
+export type RateLimitSnapshot = Record<string, number[]>;
+
+/** A slot taken before an upload runs; committed when the upload succeeds, released otherwise. */
+export interface RateTicket {
+  commit(nowMs: number): void;
+  release(): void;
+}
+
+/**
+ * A sliding-window limiter per user (§8: 30 uploads per user per hour, shared across that user's keys).
+ * Only successful uploads count; an upload in flight holds a slot, so concurrent uploads can never
+ * exceed the limit between them.
+ *
+ * @example
+ * const ticket = limiter.take('user-1', clock.now()); if (!ticket) return fail('uploadRateLimited');
+ */
+export class UploadRateLimiter {
+  private times = new Map<string, number[]>();
+  private inFlight = new Map<string, number>();
+
+  constructor(
+    private readonly perWindow: number,
+    private readonly windowMs: number,
+  ) {}
+
+  take(user: string, nowMs: number): RateTicket | undefined {
+    const recent = (this.times.get(user) ?? []).filter((t) => t > nowMs - this.windowMs);
+    this.times.set(user, recent);
+    const pending = this.inFlight.get(user) ?? 0;
+    if (recent.length + pending >= this.perWindow) return undefined;
+    this.inFlight.set(user, pending + 1);
+    let settled = false;
+    const settle = () => {
+      if (settled) return false;
+      settled = true;
+      this.inFlight.set(user, (this.inFlight.get(user) ?? 1) - 1);
+      return true;
+    };
+    return {
+      commit: (at) => {
+        if (settle()) this.times.set(user, [...(this.times.get(user) ?? []), at]);
+      },
+      release: () => {
+        settle();
+      },
+    };
+  }
+
+  /** Seconds until the oldest counted upload leaves the window (for the 429 message). */
+  retryAfterSeconds(user: string, nowMs: number): number {
+    const oldest = (this.times.get(user) ?? []).find((t) => t > nowMs - this.windowMs);
+    return oldest === undefined ? 0 : Math.ceil((oldest + this.windowMs - nowMs) / 1000);
+  }
+
+  snapshot(): RateLimitSnapshot {
+    return Object.fromEntries([...this.times].map(([user, times]) => [user, [...times]]));
+  }
+
+  restore(snapshot: RateLimitSnapshot): void {
+    this.times = new Map(Object.entries(snapshot).map(([user, times]) => [user, [...times]]));
+  }
+}
