@@ -1,0 +1,25 @@
+/**
+ * The audio engine of the mock: a deterministic fake-voice synthesizer and the analysis of reference
+ * recordings.
+ *
+ * @example
+ * import { synthesizeToBytes, systemVoices, analyze } from './mocks/audio/index.js';
+ * const wav = synthesizeToBytes({ text: 'Hello!', voice: systemVoices[0], format: 'wav' });
+ * (await analyze(wav)).ok; // true: the kit accepts its own speech as a reference
+ */
+
+export { analyze, analyzeDefaults } from './analyze.js';
+export { sniffContainer } from './container.js';
+export { MP3_KBPS, mp3SampleRates } from './mp3.js';
+export { type EmotionStyle, emotionStyle, emotionStyles, languageRhythm } from './prosody.js';
+export {
+  DEFAULT_CHUNK_MS,
+  DEFAULT_SAMPLE_RATE,
+  effectiveRate,
+  synthesize,
+  synthesizeSamples,
+  synthesizeToBytes,
+} from './synthesize.js';
+export type * from './types.js';
+export { defaultVoiceId, findSystemVoice, profileFromReference, systemVoices } from './voices.js';
+export { encodeWav, WAV_HEADER_BYTES, type WavFormat, wavHeader } from './wav-encode.js';

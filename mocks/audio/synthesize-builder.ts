@@ -1,0 +1,187 @@
+/**
+ * Builds the utterance timeline as piecewise-linear segments. Each segment moves every synthesis
+ * parameter linearly from where the previous one ended to a target, so the renderer never sees a jump in
+ * loudness (no clicks) and stays a dumb, fast loop.
+ */
+
+import {
+  type Formants,
+  formantBandwidths,
+  type Noise,
+  type PhoneSound,
+  phoneSounds,
+  voiceBarFormants,
+  vowelFormants,
+} from './synthesize-phones.js';
+import type { Syllable, Vowel } from './text.js';
+
+/** The synthesis parameters at one instant. */
+export interface Point {
+  /** Fundamental frequency, Hz. */
+  readonly f0: number;
+  /** Level of the glottal pulse train. */
+  readonly voice: number;
+  /** Level of aspiration noise through the formant filters (breath, h, whisper). */
+  readonly aspiration: number;
+  /** Level of the frication noise band. */
+  readonly frication: number;
+  readonly formants: Formants;
+}
+
+/** One straight stretch of the timeline. */
+export interface Segment {
+  /** Length in samples (at least 1). */
+  readonly length: number;
+  readonly from: Point;
+  readonly to: Point;
+  /** The frication band during this segment. */
+  readonly noise: Noise;
+  readonly bandwidths: Formants;
+}
+
+export interface BuilderOptions {
+  readonly sampleRate: number;
+  /** Multiplies every formant (voice timbre), with the voice's own small per-formant offsets. */
+  readonly formantScale: Formants;
+  /** Share of aspiration mixed into voiced sound. */
+  readonly breathiness: number;
+}
+
+const silentNoise: Noise = { frequency: 4000, bandwidth: 3000, level: 0 };
+
+/** Accumulates segments; `at()` is the one primitive, the rest are phone recipes built on it. */
+export class SegmentBuilder {
+  readonly segments: Segment[] = [];
+  totalSamples = 0;
+  /** Whispered speech: the pulse train is replaced by aspiration. */
+  whisper = false;
+  private current: Point;
+  private noise: Noise = silentNoise;
+  /** Pitch contour of the syllable being built: f0 at its start and end, and its duration. */
+  private contour = { start: 0, end: 0, duration: 1, elapsed: 0 };
+
+  constructor(
+    private readonly options: BuilderOptions,
+    f0: number,
+  ) {
+    this.current = { f0, voice: 0, aspiration: 0, frication: 0, formants: this.scale(vowelFormants.e) };
+  }
+
+  scale(formants: Formants): Formants {
+    const s = this.options.formantScale;
+    return [formants[0] * s[0], formants[1] * s[1], formants[2] * s[2]];
+  }
+
+  /** Moves linearly to `target` over `seconds`; f0 follows the current syllable's contour. */
+  at(seconds: number, target: Partial<Point>): void {
+    const length = Math.round(seconds * this.options.sampleRate);
+    if (length < 1) return;
+    const c = this.contour;
+    c.elapsed += seconds;
+    const f0 = target.f0 ?? c.start + (c.end - c.start) * Math.min(1, c.elapsed / c.duration);
+    let voice = target.voice ?? this.current.voice;
+    let aspiration = target.aspiration ?? 0;
+    if (this.whisper) {
+      aspiration = Math.max(aspiration, voice * 0.5);
+      voice = 0;
+    } else {
+      aspiration += voice * this.options.breathiness;
+    }
+    const to: Point = {
+      f0,
+      voice,
+      aspiration,
+      frication: target.frication ?? 0,
+      formants: target.formants ?? this.current.formants,
+    };
+    this.segments.push({ length, from: this.current, to, noise: this.noise, bandwidths: formantBandwidths });
+    this.totalSamples += length;
+    this.current = to;
+  }
+
+  /** Starts a syllable-long pitch movement from `start` to `end` Hz over `duration` seconds. */
+  pitch(start: number, end: number, duration: number): void {
+    this.contour = { start, end, duration: Math.max(duration, 1e-3), elapsed: 0 };
+  }
+
+  /** Silence: everything fades within 25 ms, then holds at zero. */
+  gap(seconds: number): void {
+    const fade = Math.min(0.025, seconds);
+    this.at(fade, { voice: 0 });
+    this.at(seconds - fade, { voice: 0 });
+  }
+
+  /** One consonant lasting `seconds`; `next` is the vowel it leads into (for aspiration colour). */
+  consonant(sound: PhoneSound, seconds: number, next: Vowel, level: number): void {
+    const nextFormants = this.scale(vowelFormants[next]);
+    switch (sound.kind) {
+      case 'plosive':
+      case 'affricate': {
+        const voiced = sound.kind === 'plosive' && sound.voiced;
+        const closure = seconds * (sound.kind === 'affricate' ? 0.4 : 0.55);
+        this.at(0.012, { voice: voiced ? 0.06 * level : 0, formants: this.scale(voiceBarFormants) });
+        this.at(closure - 0.012, { voice: voiced ? 0.06 * level : 0 });
+        this.noise = this.scaleNoise(sound.noise);
+        const fricLevel = sound.noise.level * level;
+        this.at(0.003, { frication: fricLevel, voice: voiced ? 0.1 * level : 0 });
+        const rest = seconds - closure - 0.003;
+        if (sound.kind === 'affricate') {
+          this.at(rest * 0.8, { frication: fricLevel * 0.8 });
+          this.at(rest * 0.2, { frication: fricLevel * 0.2, formants: nextFormants });
+        } else if (voiced) {
+          this.at(rest, { frication: fricLevel * 0.2, voice: 0.25 * level, formants: nextFormants });
+        } else {
+          this.at(0.012, { frication: fricLevel * 0.5 });
+          this.at(rest - 0.012, { aspiration: 0.12 * level, formants: nextFormants });
+        }
+        return;
+      }
+      case 'fricative': {
+        this.noise = this.scaleNoise(sound.noise);
+        const voice = sound.voiced ? 0.25 * level : 0;
+        const fricLevel = sound.noise.level * level;
+        this.at(0.02, { frication: fricLevel, voice });
+        this.at(seconds - 0.035, { frication: fricLevel, voice });
+        this.at(0.015, { frication: fricLevel * 0.3, voice, formants: nextFormants });
+        return;
+      }
+      case 'aspirate':
+        this.at(0.015, { voice: 0, aspiration: sound.level * level, formants: nextFormants });
+        this.at(seconds - 0.015, { voice: 0, aspiration: sound.level * level });
+        return;
+      case 'sonorant': {
+        const formants = this.scale(sound.formants);
+        this.at(0.02, { voice: sound.level * level, formants });
+        this.at(seconds - 0.02, { voice: sound.level * level });
+      }
+    }
+  }
+
+  /** A whole syllable of `seconds`: onset consonants, the vowel (gliding for diphthongs), coda consonants. */
+  syllable(syllable: Syllable, seconds: number, level: number, timeScale: number): void {
+    const onset = syllable.onset.map((p) => phoneSounds[p]);
+    const coda = syllable.coda.map((p) => phoneSounds[p]);
+    const consonantTime = [...onset, ...coda].reduce((sum, s) => sum + s.duration * timeScale, 0);
+    const vowelTime = Math.max(0.07 * timeScale, seconds - consonantTime);
+    const first = syllable.nucleus[0] ?? 'e';
+    const second = syllable.nucleus[1];
+    for (const sound of onset) this.consonant(sound, sound.duration * timeScale, first, level);
+    const attack = Math.min(0.03, vowelTime * 0.25);
+    const release = Math.min(0.035, vowelTime * 0.25);
+    const hold = vowelTime - attack - release;
+    this.at(attack, { voice: level, formants: this.scale(vowelFormants[first]) });
+    if (second) {
+      this.at(hold * 0.4, { voice: level });
+      this.at(hold * 0.6, { voice: level * 0.9, formants: this.scale(vowelFormants[second]) });
+    } else {
+      this.at(hold, { voice: level * 0.92 });
+    }
+    this.at(release, { voice: level * 0.45 });
+    for (const sound of coda) this.consonant(sound, sound.duration * timeScale, second ?? first, level * 0.8);
+  }
+
+  private scaleNoise(noise: Noise): Noise {
+    const s = Math.sqrt(this.options.formantScale[1]);
+    return { ...noise, frequency: noise.frequency * s, bandwidth: noise.bandwidth * s };
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * Plans an utterance before any sample is rendered: text → phrases → syllables with durations, pitch
+ * and loudness → a segment timeline with an exact total sample count. Planning is cheap (no audio), so a
+ * stream knows its exact size before its first chunk.
+ */
+
+import { emotionStyle, languageRhythm, phrasePitch } from './prosody.js';
+import { createRng, hashString, mixSeeds, type Rng } from './rng.js';
+import { type Segment, SegmentBuilder } from './synthesize-builder.js';
+import type { Formants } from './synthesize-phones.js';
+import { type BreakKind, parseText, type Syllable, type TagKind, type Token } from './text.js';
+import type { SynthesisRequest } from './types.js';
+
+/** The timeline the renderer plays, plus the few constants it needs. */
+export interface UtterancePlan {
+  readonly segments: readonly Segment[];
+  readonly totalSamples: number;
+  readonly sampleRate: number;
+  /** Seeds the renderer's noise and jitter. */
+  readonly seed: number;
+  /** Period-to-period pitch jitter, as a fraction. */
+  readonly jitter: number;
+}
+
+/** The effective speaking-rate factor: 0 or missing is 1, and the result is clamped to 0.25..4. */
+export function effectiveRate(speed: number | undefined): number {
+  if (speed === undefined || !Number.isFinite(speed) || speed <= 0) return 1;
+  return Math.min(4, Math.max(0.25, speed));
+}
+
+const leadSeconds = 0.06;
+const tailSeconds = 0.12;
+/** What a text with nothing to say (only tags or whitespace) yields. */
+const emptySeconds = 0.3;
+const breakSeconds: Readonly<Record<BreakKind, number>> = {
+  minor: 0.26,
+  statement: 0.5,
+  exclamation: 0.45,
+  question: 0.5,
+};
+
+interface Phrase {
+  readonly items: readonly Token[];
+  readonly ending: BreakKind;
+  readonly syllables: number;
+}
+
+function toPhrases(tokens: readonly Token[]): Phrase[] {
+  const phrases: Phrase[] = [];
+  let items: Token[] = [];
+  let syllables = 0;
+  for (const token of tokens) {
+    if (token.kind === 'break') {
+      phrases.push({ items, ending: token.strength, syllables });
+      items = [];
+      syllables = 0;
+    } else {
+      items.push(token);
+      if (token.kind === 'word') syllables += token.syllables.length;
+    }
+  }
+  if (items.length > 0) phrases.push({ items, ending: 'statement', syllables });
+  return phrases;
+}
+
+/** Per-voice, per-formant offsets (±4%) so two voices with the same scale still differ in colour. */
+function voiceFormantScale(scale: number, seed: number): Formants {
+  const rng = createRng(mixSeeds(seed, 0xf0));
+  return [scale * rng.range(0.96, 1.04), scale * rng.range(0.96, 1.04), scale * rng.range(0.96, 1.04)];
+}
+
+/**
+ * Plans the whole utterance of a request.
+ *
+ * @example
+ * const plan = planUtterance(request, 24000);
+ * plan.totalSamples / plan.sampleRate; // the duration in seconds, known before rendering
+ */
+export function planUtterance(request: SynthesisRequest, sampleRate: number): UtterancePlan {
+  const { voice } = request;
+  const parsed = parseText(request.text);
+  const style = emotionStyle(request.emotion);
+  const rhythm = languageRhythm(request.language);
+  const seed = mixSeeds(
+    voice.seed,
+    hashString(parsed.spoken),
+    hashString(request.emotion ?? ''),
+    hashString(request.language ?? ''),
+  );
+  const rng = createRng(seed);
+  const tempo = effectiveRate(request.speed) * style.tempo * rhythm.tempo;
+  const pitch = voice.pitchHz * style.pitchScale;
+  const builder = new SegmentBuilder(
+    {
+      sampleRate,
+      formantScale: voiceFormantScale(voice.formantScale, voice.seed),
+      breathiness: Math.max(0, Math.min(0.6, voice.breathiness + style.breathiness)) * 0.35,
+    },
+    pitch,
+  );
+  const plan = (): UtterancePlan => ({
+    segments: builder.segments,
+    totalSamples: builder.totalSamples,
+    sampleRate,
+    seed,
+    jitter: style.jitter,
+  });
+  if (parsed.syllableCount === 0) {
+    builder.gap(emptySeconds);
+    return plan();
+  }
+  const context: PhraseContext = {
+    builder,
+    rng,
+    pitch,
+    range: style.rangeScale * rhythm.stress,
+    stress: rhythm.stress,
+    energy: style.energy,
+    syllableSeconds: 1 / voice.syllablesPerSecond / tempo,
+    timeScale: 4.5 / voice.syllablesPerSecond / tempo,
+    pauseScale: 1 / tempo,
+    tagSeed: seed,
+  };
+  builder.gap(leadSeconds);
+  for (const phrase of toPhrases(parsed.tokens)) {
+    speakPhrase(phrase, context);
+    builder.gap(breakSeconds[phrase.ending] * context.pauseScale * rng.range(0.9, 1.1));
+    if (phrase.ending !== 'minor') builder.whisper = false;
+  }
+  builder.gap(tailSeconds);
+  return plan();
+}
+
+interface PhraseContext {
+  readonly builder: SegmentBuilder;
+  readonly rng: Rng;
+  readonly pitch: number;
+  readonly range: number;
+  readonly stress: number;
+  readonly energy: number;
+  readonly syllableSeconds: number;
+  readonly timeScale: number;
+  readonly pauseScale: number;
+  tagSeed: number;
+}
+
+function speakPhrase(phrase: Phrase, ctx: PhraseContext): void {
+  let index = 0;
+  let previousWasWord = false;
+  for (const item of phrase.items) {
+    if (item.kind === 'tag') {
+      ctx.tagSeed = mixSeeds(ctx.tagSeed, 0x7a9);
+      playTag(item.tag, ctx);
+      previousWasWord = false;
+      continue;
+    }
+    if (item.kind !== 'word') continue;
+    if (previousWasWord) ctx.builder.gap(0.045 * ctx.pauseScale * ctx.rng.range(0.7, 1.3));
+    for (const [i, syllable] of item.syllables.entries()) {
+      const accented = item.syllables.length > 1 ? i === 0 : ctx.rng.next() < Math.min(0.8, 0.4 * ctx.stress);
+      speakSyllable(syllable, index, phrase, accented, ctx);
+      index++;
+    }
+    previousWasWord = true;
+  }
+}
+
+function speakSyllable(
+  syllable: Syllable,
+  index: number,
+  phrase: Phrase,
+  accented: boolean,
+  ctx: PhraseContext,
+): void {
+  const last = index === phrase.syllables - 1;
+  const position = phrase.syllables > 1 ? index / (phrase.syllables - 1) : 1;
+  const contour = phrasePitch(index, phrase.syllables, phrase.ending, accented, ctx.range);
+  const wobble = ctx.rng.range(0.97, 1.03);
+  const seconds =
+    ctx.syllableSeconds *
+    (accented ? 1 + 0.15 * ctx.stress : 0.92) *
+    ctx.rng.range(0.9, 1.1) *
+    (last ? 1.3 : 1);
+  const level = (accented ? 1 : 0.82) * (1 - 0.15 * position) * (last ? 0.9 : 1) * ctx.energy;
+  ctx.builder.pitch(ctx.pitch * contour.start * wobble, ctx.pitch * contour.end * wobble, seconds);
+  ctx.builder.syllable(syllable, seconds, level, ctx.timeScale);
+}
+
+/** Known expression tags: never spoken, they add a pause, a non-speech sound, or whisper the sentence. */
+function playTag(tag: TagKind, ctx: PhraseContext): void {
+  const b = ctx.builder;
+  const rng = createRng(ctx.tagSeed);
+  const s = ctx.pauseScale;
+  switch (tag) {
+    case 'pause':
+      b.gap(0.5 * s);
+      return;
+    case 'long-pause':
+      b.gap(1 * s);
+      return;
+    case 'whisper':
+      b.whisper = true;
+      return;
+    case 'breath':
+      b.gap(0.08 * s);
+      b.pitch(ctx.pitch, ctx.pitch, 0.4);
+      b.at(0.15, { voice: 0, aspiration: 0.16, formants: b.scale([500, 1400, 2500]) });
+      b.at(0.1, { voice: 0, aspiration: 0.18 });
+      b.at(0.15, { voice: 0, aspiration: 0 });
+      b.gap(0.08 * s);
+      return;
+    case 'sigh':
+      b.gap(0.08 * s);
+      b.pitch(ctx.pitch * 1.05, ctx.pitch * 0.78, 0.7);
+      b.at(0.1, { voice: 0.12, aspiration: 0.25, formants: b.scale([700, 1250, 2600]) });
+      b.at(0.4, { voice: 0.15, aspiration: 0.2, formants: b.scale([500, 1600, 2550]) });
+      b.at(0.2, { voice: 0, aspiration: 0 });
+      b.gap(0.1 * s);
+      return;
+    case 'laugh': {
+      b.gap(0.08 * s);
+      const count = 3 + rng.int(2);
+      for (let k = 0; k < count; k++) {
+        const f0 = ctx.pitch * (1.4 - 0.07 * k) * rng.range(0.97, 1.03);
+        b.pitch(f0, f0 * 0.92, 0.17 * s);
+        b.at(0.035 * s, { voice: 0, aspiration: 0.25, formants: b.scale([760, 1250, 2600]) });
+        b.at(0.09 * s, { voice: 0.85 * ctx.energy });
+        b.at(0.03 * s, { voice: 0 });
+        b.gap(0.06 * s);
+      }
+      return;
+    }
+  }
+}
