@@ -148,7 +148,7 @@ export const synthesis = {
 
 /**
  * Output formats the kit serves, with the Content-Type of each (§2.5). Which formats a real
- * deployment enables is open (`allowed-audio-formats`).
+ * deployment enables is open (`allowed-options`).
  */
 export const audioMediaTypes = {
   wav: 'audio/wav',
