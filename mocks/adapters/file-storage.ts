@@ -1,0 +1,65 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Storage } from '../core/storage.js';
+
+const safeName = (id: string): string => id.replace(/[^A-Za-z0-9_-]/g, '_');
+
+/**
+ * Storage in a fresh temporary directory (os.tmpdir()/voice-kit-*), so uploaded bytes never sit on the
+ * JS heap of the Node server; close() removes the directory.
+ *
+ * @example
+ * const storage = await tempDirStorage(); // ... later: await storage.close();
+ */
+export async function tempDirStorage(): Promise<Storage & { readonly directory: string }> {
+  let directory = await mkdtemp(join(tmpdir(), 'voice-kit-'));
+  const pathOf = (id: string) => join(directory, safeName(id));
+  return {
+    get directory() {
+      return directory;
+    },
+    create(id) {
+      const partial = `${pathOf(id)}.partial`;
+      const out = createWriteStream(partial);
+      let failure: Error | undefined;
+      out.on('error', (error) => {
+        failure = error;
+      });
+      return {
+        async write(chunk) {
+          if (failure) throw failure;
+          if (!out.write(chunk))
+            await new Promise<void>((resolve) =>
+              out.once('drain', () => resolve()).once('close', () => resolve()),
+            );
+        },
+        async close() {
+          await new Promise<void>((resolve, reject) =>
+            out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+          );
+          if (failure) throw failure;
+          await rename(partial, pathOf(id));
+        },
+        async abort() {
+          out.destroy();
+          await rm(partial, { force: true });
+        },
+      };
+    },
+    async read(id) {
+      try {
+        return new Uint8Array(await readFile(pathOf(id)));
+      } catch {
+        return undefined;
+      }
+    },
+    remove: (id) => rm(pathOf(id), { force: true }),
+    async clear() {
+      await rm(directory, { recursive: true, force: true });
+      directory = await mkdtemp(join(tmpdir(), 'voice-kit-'));
+    },
+    close: () => rm(directory, { recursive: true, force: true }),
+  };
+}

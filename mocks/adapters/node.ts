@@ -1,0 +1,82 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { offsetClock } from '../core/clock.js';
+import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
+import { tempDirStorage } from './file-storage.js';
+import { answerClientError, toRequest, writeResponse } from './node-http.js';
+
+/** Options of the Node mock server; `service` wins over `config` and `seed`. */
+export interface MockServerOptions {
+  /** Default 4010; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  config?: MockServiceOptions['config'];
+  seed?: number;
+  /** A service of your own (then its storage and clock are yours too). */
+  service?: MockService;
+  /** Extra service options when no `service` is given (validateResponses, logger, ...). */
+  serviceOptions?: Omit<MockServiceOptions, 'config' | 'seed'>;
+}
+
+/** A running mock server. */
+export interface MockServer {
+  /** Base URL, e.g. http://127.0.0.1:4010 */
+  readonly url: string;
+  readonly service: MockService;
+  /** Stops listening, drops open connections and removes the temporary storage. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the stateful mock as a real HTTP server. Uploads are stored in a temporary directory, and
+ * the clock is the system clock (moved by POST /__mock/clock/advance).
+ *
+ * @example
+ * const server = await startMockServer({ port: 0 });
+ * await fetch(`${server.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } });
+ * await server.close();
+ */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const { port = 4010, host = '127.0.0.1' } = options;
+  const service =
+    options.service ??
+    createMockService({
+      clock: offsetClock(() => Date.now()),
+      ...options.serviceOptions,
+      storage: options.serviceOptions?.storage ?? (await tempDirStorage()),
+      ...(options.config !== undefined ? { config: options.config } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    });
+  const server = createServer((req, res) => {
+    const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
+    const aborted = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    void (async () => {
+      const response = await service.fetch(toRequest(req, origin, aborted.signal));
+      await writeResponse(response, res);
+      // Whatever the answer left unread is thrown away, so a keep-alive connection stays usable.
+      if (!req.complete) req.resume();
+    })().catch(() => res.destroy());
+  });
+  server.on('clientError', answerClientError);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    service,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      if (!options.service) await service.close();
+    },
+  };
+}
