@@ -3,10 +3,31 @@ export const pitchRange = { minHz: 60, maxHz: 400 } as const;
 
 /** How periodic a stretch of signal is, and at what period. */
 export interface Periodicity {
-  /** Normalised correlation at the best period: about 0.9 for voiced speech, under 0.3 for white noise. */
+  /** Normalised correlation at the best period: about 0.9 for voiced speech, mostly under 0.4 for noise. */
   readonly strength: number;
   /** Fundamental frequency, Hz (meaningful when `strength` is high). */
   readonly pitchHz: number;
+}
+
+/**
+ * First-order high-pass near 60 Hz: removes DC offsets and hum, and tilts pink noise towards white so that
+ * its slow wander does not look periodic to the correlation.
+ *
+ * @example
+ * const conditioned = highPass(signal, 4000);
+ */
+export function highPass(x: Float32Array, sampleRate: number): Float32Array {
+  const a = Math.exp((-2 * Math.PI * 60) / sampleRate);
+  const y = new Float32Array(x.length);
+  let previousX = 0;
+  let previousY = 0;
+  for (let i = 0; i < x.length; i++) {
+    const value = x[i] as number;
+    previousY = a * (previousY + value - previousX);
+    previousX = value;
+    y[i] = previousY;
+  }
+  return y;
 }
 
 /** A signal with the running sum of its squares, so that window energies cost two lookups. */
@@ -87,20 +108,21 @@ export function framePeriodicity(
 ): Periodicity {
   const halfRate = sampleRate / 2;
   const minLag = Math.max(2, Math.floor(halfRate / pitchRange.maxHz));
+  // Scores run one lag beyond each end so that a peak at either end can be recognised as one.
   const maxLag = Math.ceil(halfRate / pitchRange.minHz);
   const halfStart = start >> 1;
   const halfLength = length >> 1;
   if (halfStart + halfLength + maxLag + 1 > half.x.length) return { strength: 0, pitchHz: 0 };
   const scores = new Float32Array(maxLag + 2);
   let best = 0;
-  for (let lag = minLag; lag <= maxLag + 1; lag++) {
+  for (let lag = minLag - 1; lag <= maxLag + 1; lag++) {
     const r = correlation(half, halfStart, halfLength, lag);
     scores[lag] = r;
     if (r > best) best = r;
   }
   // Prefer the shortest lag that is a local peak close to the best: multiples of the period score as high.
   let coarse = 0;
-  for (let lag = minLag + 1; lag <= maxLag && coarse === 0; lag++) {
+  for (let lag = minLag; lag <= maxLag && coarse === 0; lag++) {
     const r = scores[lag] as number;
     if (r >= 0.9 * best && r >= (scores[lag - 1] as number) && r >= (scores[lag + 1] as number)) coarse = lag;
   }

@@ -1,4 +1,4 @@
-import { framePeriodicity, halveRate, median, prepare } from './pitch.js';
+import { framePeriodicity, halveRate, highPass, median, prepare } from './pitch.js';
 
 /** Tunables of the speech detector; the defaults are documented in the kit's README. */
 export interface SpeechDetectOptions {
@@ -25,7 +25,7 @@ export const speechDetectDefaults = {
   frameSeconds: 0.02,
   minLevelDb: -55,
   aboveFloorDb: 10,
-  voicingThreshold: 0.5,
+  voicingThreshold: 0.65,
   minLevelRangeDb: 6,
   minPitchVariation: 0.02,
   contextSeconds: 0.5,
@@ -49,21 +49,6 @@ export interface SpeechReport {
   readonly segments: readonly SpeechSegment[];
   /** Median pitch over the speech frames, Hz; null without speech. */
   readonly pitchHz: number | null;
-}
-
-/** First-order high-pass near 60 Hz: removes DC offsets and hum and whitens pink noise before correlation. */
-function highPass(x: Float32Array, sampleRate: number): Float32Array {
-  const a = Math.exp((-2 * Math.PI * 60) / sampleRate);
-  const y = new Float32Array(x.length);
-  let previousX = 0;
-  let previousY = 0;
-  for (let i = 0; i < x.length; i++) {
-    const value = x[i] as number;
-    previousY = a * (previousY + value - previousX);
-    previousX = value;
-    y[i] = previousY;
-  }
-  return y;
 }
 
 function frameLevels(y: Float32Array, frameLength: number, count: number): Float32Array {
