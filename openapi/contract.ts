@@ -46,7 +46,8 @@ export const limits = {
     unit: 'requests',
     section: '§8',
     appliesTo: ['uploadFile'],
-    description: 'Upload rate: 30 uploads per user per hour, shared across that user’s project keys (default).',
+    description:
+      'Upload rate: 30 uploads per user per hour, shared across that user’s project keys (default).',
   },
   uploadRateWindowSeconds: {
     value: 3600,

@@ -16,7 +16,7 @@ interface ExampleCase {
   value: unknown;
 }
 
-function escape(key: string): string {
+function escapePointer(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
@@ -32,7 +32,7 @@ function collect(node: Node, pointer: string, out: ExampleCase[]): ExampleCase[]
     if (node.example !== undefined)
       out.push({ where: `${pointer}/example`, schemaPointer, value: node.example });
     for (const [name, example] of Object.entries<Node>(node.examples ?? {})) {
-      out.push({ where: `${pointer}/examples/${escape(name)}`, schemaPointer, value: example.value });
+      out.push({ where: `${pointer}/examples/${escapePointer(name)}`, schemaPointer, value: example.value });
     }
   }
   if (Array.isArray(node.examples) && (node.type !== undefined || node.allOf !== undefined)) {
@@ -40,7 +40,8 @@ function collect(node: Node, pointer: string, out: ExampleCase[]): ExampleCase[]
       out.push({ where: `${pointer}/examples/${index}`, schemaPointer: pointer, value });
     }
   }
-  for (const [key, value] of Object.entries<Node>(node)) collect(value, `${pointer}/${escape(key)}`, out);
+  for (const [key, value] of Object.entries<Node>(node))
+    collect(value, `${pointer}/${escapePointer(key)}`, out);
   return out;
 }
 
