@@ -1,0 +1,91 @@
+import { createVoice, deleteVoice, listedIds, synthesize } from '../actions.js';
+import { asEnvelope } from '../checks/envelope.js';
+import { expectAudio, expectOk, expectRefusal } from '../expect.js';
+import type { ConformanceCase } from '../types.js';
+import { shortText } from './support.js';
+
+const cases: ConformanceCase[] = [
+  {
+    id: 'delete.voice.removed',
+    section: '§3, §4.4',
+    severity: 'must',
+    title: 'a deleted voice leaves the list and can no longer be used for synthesis',
+    needs: { billable: true },
+    async run(ctx) {
+      const id = await createVoice(ctx, 'del');
+      if (!id) return;
+      const ex = await deleteVoice(ctx, id);
+      if (!expectOk(ctx, ex, `deleting ${id}`)) return;
+      ctx.observe(
+        'delete-response-body',
+        `data on success: ${JSON.stringify(asEnvelope(ex.json)?.data ?? null)}`,
+      );
+      ctx.check(!(await listedIds(ctx)).includes(id), `the deleted voice ${id} is still listed`);
+      for (const endpoint of ['complete', 'stream'] as const) {
+        const tts = await synthesize(ctx, endpoint, { generate_text: shortText, voice_id: id });
+        expectRefusal(ctx, tts, {
+          what: `${endpoint} synthesis with the deleted voice ${id}`,
+          question: 'synthesis-errors',
+        });
+      }
+      const again = await deleteVoice(ctx, id);
+      ctx.check(again.status < 500, `deleting ${id} a second time answered HTTP ${again.status}`, {
+        request: again.request,
+      });
+      ctx.check(
+        again.status === 200,
+        `deleting ${id} a second time answered HTTP ${again.status}, not success`,
+        {
+          request: again.request,
+          level: 'should',
+        },
+      );
+      ctx.check(!(await listedIds(ctx)).includes(id), `the voice ${id} came back after a second delete`);
+    },
+  },
+  {
+    id: 'delete.voice.idempotent',
+    section: '§4.4',
+    severity: 'must',
+    title: 'deleting a voice that is already missing does not fail hard (success expected)',
+    openQuestion: 'delete-response-body',
+    async run(ctx) {
+      const id = ctx.newVoiceId('gone');
+      const ex = await deleteVoice(ctx, id);
+      ctx.observe(
+        'delete-response-body',
+        `already-missing voice: HTTP ${ex.status}, ${JSON.stringify(ex.json)}`,
+      );
+      ctx.check(ex.status < 500, `deleting a missing voice answered HTTP ${ex.status}`, {
+        request: ex.request,
+      });
+      ctx.check(ex.status === 200, `deleting a missing voice answered HTTP ${ex.status}, not success`, {
+        request: ex.request,
+        level: 'should',
+      });
+    },
+  },
+  {
+    id: 'delete.system-voice.survives',
+    section: '§2.3, §4.4',
+    severity: 'must',
+    title: 'deleting system_default never removes it: synthesis with it still works',
+    openQuestion: 'delete-refused-status',
+    async run(ctx) {
+      const ex = await deleteVoice(ctx, 'system_default');
+      const code = asEnvelope(ex.json)?.error_code;
+      ctx.observe(
+        'delete-refused-status',
+        `DELETE system_default: HTTP ${ex.status}, error_code ${code ?? 'none'}`,
+      );
+      for (const endpoint of ['complete', 'stream'] as const) {
+        const tts = await synthesize(ctx, endpoint, { generate_text: shortText, voice_id: 'system_default' });
+        await expectAudio(ctx, tts, `${endpoint} synthesis with system_default after deleting it`, {
+          streamed: endpoint === 'stream',
+        });
+      }
+    },
+  },
+];
+
+export const deleteCases: ConformanceCase[] = cases;

@@ -1,0 +1,112 @@
+/** Synthesis points the spec leaves open: observed, never failed. */
+import { synthesize } from '../actions.js';
+import { asEnvelope } from '../checks/envelope.js';
+import { expectRefusal } from '../expect.js';
+import type { Exchange } from '../http.js';
+import type { ConformanceCase } from '../types.js';
+import { longText, shortText } from './support.js';
+
+/** `HTTP 200 audio/wav` or `HTTP 400 error_code 10001`. */
+function outcome(ex: Exchange): string {
+  if (ex.status === 200) return `HTTP 200 ${ex.headers.get('content-type') ?? ''}`.trim();
+  return `HTTP ${ex.status}, error_code ${asEnvelope(ex.json)?.error_code ?? 'none'}`;
+}
+
+/** Probes only need the status: stop reading after the first 64 KiB. */
+const probe = { maxBytes: 65_536 };
+
+const cases: ConformanceCase[] = [
+  {
+    id: 'synthesis.open.text-alias',
+    section: '§2.4',
+    severity: 'observe',
+    title: 'whether `text` is accepted in place of generate_text',
+    openQuestion: 'text-alias',
+    async run(ctx) {
+      for (const e of ['complete', 'stream'] as const) {
+        const ex = await synthesize(ctx, e, { text: shortText }, { send: probe });
+        ctx.observe('text-alias', `${e} with {text}: ${outcome(ex)}`);
+      }
+    },
+  },
+  {
+    id: 'synthesis.open.max-text-length',
+    section: '§8',
+    severity: 'observe',
+    title: 'the longest generate_text accepted (probes of 5,000, 10,000 and 20,000 characters, streamed)',
+    openQuestion: 'max-text-length',
+    async run(ctx) {
+      for (const n of [5_000, 10_000, 10_001, 20_000]) {
+        const ex = await synthesize(
+          ctx,
+          'stream',
+          { generate_text: longText(n).slice(0, n) },
+          { send: probe },
+        );
+        ctx.observe('max-text-length', `${n} characters: ${outcome(ex)}`);
+      }
+    },
+  },
+  {
+    id: 'synthesis.open.default-format',
+    section: '§2.4, §2.5',
+    severity: 'observe',
+    title: 'the audio format when audio_format is omitted',
+    openQuestion: 'default-audio-format',
+    async run(ctx) {
+      for (const e of ['complete', 'stream'] as const) {
+        const ex = await synthesize(ctx, e, { generate_text: shortText }, { send: probe });
+        ctx.observe('default-audio-format', `${e}: ${outcome(ex)}`);
+      }
+    },
+  },
+  {
+    id: 'synthesis.open.options',
+    section: '§2.4',
+    severity: 'observe',
+    title: 'which languages and emotions are enabled (a sample)',
+    openQuestion: 'allowed-options',
+    async run(ctx) {
+      for (const language of ['en', 'zh', 'xx']) {
+        const ex = await synthesize(ctx, 'complete', { generate_text: shortText, language }, { send: probe });
+        ctx.observe('allowed-options', `language ${language}: ${outcome(ex)}`);
+      }
+      for (const emotion_class of ['happy', 'sad', 'no-such-emotion']) {
+        const ex = await synthesize(
+          ctx,
+          'complete',
+          { generate_text: shortText, emotion_class },
+          { send: probe },
+        );
+        ctx.observe('emotion-support', `emotion_class ${emotion_class}: ${outcome(ex)}`);
+      }
+    },
+  },
+  {
+    id: 'synthesis.errors.unknown-voice',
+    section: '§2.4, §7.3',
+    severity: 'should',
+    title: 'a voice_id that is not available is refused (status and code observed)',
+    openQuestion: 'synthesis-errors',
+    async run(ctx) {
+      const ex = await synthesize(ctx, 'complete', {
+        generate_text: shortText,
+        voice_id: ctx.newVoiceId('none'),
+      });
+      expectRefusal(ctx, ex, { what: 'synthesis with an unknown voice_id', question: 'synthesis-errors' });
+    },
+  },
+  {
+    id: 'synthesis.errors.missing-text',
+    section: '§2.4, §7.3',
+    severity: 'should',
+    title: 'a request without generate_text is refused (status and code observed)',
+    openQuestion: 'synthesis-errors',
+    async run(ctx) {
+      const ex = await synthesize(ctx, 'complete', { voice_id: 'system_default' });
+      expectRefusal(ctx, ex, { what: 'synthesis without generate_text', question: 'synthesis-errors' });
+    },
+  },
+];
+
+export const synthesisOpenCases: ConformanceCase[] = cases;

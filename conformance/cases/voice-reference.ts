@@ -1,0 +1,246 @@
+import { type ErrorName, errors, limits } from '../../openapi/contract.js';
+import { dataOf, listedIds, referenceKey, saveVoice, uploadForm } from '../actions.js';
+import type { CaseContext } from '../context.js';
+import { expectRefusal } from '../expect.js';
+import type { FixtureRole } from '../run-state.js';
+import type { ConformanceCase, ExtraKeyName } from '../types.js';
+
+/** Save a voice from `ref`, expect the refusal, and check no voice appeared. */
+async function refuseReference(
+  ctx: CaseContext,
+  ref: string,
+  what: string,
+  error: ErrorName | null,
+  opts: { readonly key?: ExtraKeyName | 'main'; readonly question?: string } = {},
+): Promise<void> {
+  const id = ctx.newVoiceId('ref');
+  const ex = await saveVoice(ctx, { voice_id: id, ref_audio: ref }, opts.key ?? 'main');
+  const entry = error ? errors[error] : undefined;
+  expectRefusal(ctx, ex, {
+    what,
+    ...(entry ? { status: entry.status, statusLevel: 'observe', code: entry.code } : {}),
+    question: opts.question ?? 'voice-save-statuses',
+  });
+  // The list of the key that saved: a voice created in another organization would only show there.
+  const ids = await listedIds(ctx, opts.key ?? 'main');
+  ctx.check(!ids.includes(id), `${what}: a voice ${id} was created anyway`);
+}
+
+interface Verdict {
+  readonly name: string;
+  readonly role: FixtureRole;
+  readonly error: ErrorName;
+  readonly what: string;
+  readonly limit?: string;
+  /** A service may refuse this file already at upload (it sniffs content). */
+  readonly uploadMayRefuse?: boolean;
+}
+
+const verdicts: readonly Verdict[] = [
+  {
+    name: 'too-large',
+    role: 'over-20mib',
+    error: 'refAudioTooLarge',
+    what: 'a reference over 20 MiB',
+    limit: 'referenceMaxBytes',
+  },
+  {
+    name: 'corrupt',
+    role: 'corrupt',
+    error: 'refAudioUnsupported',
+    what: 'a corrupt reference',
+    uploadMayRefuse: true,
+  },
+  {
+    name: 'flac-renamed',
+    role: 'flac-named-wav',
+    error: 'refAudioUnsupported',
+    what: 'FLAC bytes named .wav',
+    uploadMayRefuse: true,
+  },
+  {
+    name: 'too-long',
+    role: 'long-60.5s',
+    error: 'refAudioTooLong',
+    what: 'a 60.5 s reference',
+    limit: 'referenceMaxSeconds',
+  },
+  {
+    name: 'too-short',
+    role: 'short-2.9s',
+    error: 'refAudioTooShort',
+    what: 'a 2.9 s reference',
+    limit: 'referenceMinSeconds',
+  },
+  { name: 'silence', role: 'silence', error: 'refAudioTooShort', what: 'a reference of silence' },
+  { name: 'near-silence', role: 'near-silence', error: 'refAudioTooShort', what: 'a near-silent reference' },
+  {
+    name: 'long-pause',
+    role: 'long-pause',
+    error: 'refAudioPauseTooLong',
+    what: 'a reference with a long pause',
+  },
+];
+
+/** §4.2, §7.2: each reference-audio verdict, code asserted, status observed. */
+const verdictCases: ConformanceCase[] = verdicts.map(
+  (v): ConformanceCase => ({
+    id: `voice-save.reference.${v.name}`,
+    section: '§4.2, §7.2',
+    severity: 'must',
+    title: `${v.what} is refused with error_code ${errors[v.error].code} (status observed)`,
+    openQuestion: 'voice-save-statuses',
+    covers: { codes: [errors[v.error].code], ...(v.limit ? { limits: [v.limit] } : {}) },
+    async run(ctx) {
+      const file = await ctx.state.fixture(v.role);
+      if (!file) return ctx.fail(`the ${v.role} fixture is not available`);
+      const up = await uploadForm(ctx, { scene: 'audio', file });
+      const objectKey = dataOf(up)?.object_key;
+      if (typeof objectKey !== 'string') {
+        if (v.uploadMayRefuse && up.status >= 400) {
+          ctx.observe('upload-content-check', `${v.what}: refused at upload with HTTP ${up.status}`);
+          return;
+        }
+        return ctx.fail(
+          `uploading ${v.what} failed with HTTP ${up.status}; upload only stores files (§4.1)`,
+          {
+            request: up.request,
+          },
+        );
+      }
+      if (v.uploadMayRefuse) ctx.observe('upload-content-check', `${v.what}: accepted at upload`);
+      await refuseReference(ctx, objectKey, `saving a voice from ${v.what}`, v.error);
+    },
+  }),
+);
+
+/** §2.2, §5.4: an object key is valid only in its organization, project space and environment. */
+const scopes: ConformanceCase[] = (
+  [
+    ['otherProject', 'another project space'],
+    ['otherEnv', 'another API environment'],
+    ['otherOrg', 'another organization'],
+  ] as const
+).map(
+  ([key, what]): ConformanceCase => ({
+    id: `voice-save.scope.${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+    section: '§2.2, §4.2, §5.4',
+    severity: 'must',
+    title: `an object key uploaded by the main key is refused to a key of ${what}`,
+    openQuestion: 'ref-audio-not-accessible',
+    needs: { keys: [key] },
+    async run(ctx) {
+      const ref = await referenceKey(ctx);
+      if (!ref) return;
+      await refuseReference(ctx, ref, `saving with an object key of ${what}`, 'refAudioNotAccessible', {
+        key,
+        question: 'ref-audio-not-accessible',
+      });
+    },
+  }),
+);
+
+const others: ConformanceCase[] = [
+  {
+    id: 'voice-save.capability.no-clone',
+    section: '§4.2, §5.3',
+    severity: 'must',
+    title: 'a key without Voice Cloning cannot create a voice (status and code observed)',
+    openQuestion: 'voice-cloning-disabled-error',
+    needs: { keys: ['noClone'] },
+    async run(ctx) {
+      const ref = await referenceKey(ctx);
+      if (!ref) return;
+      await refuseReference(ctx, ref, 'saving with a key without Voice Cloning', null, {
+        key: 'noClone',
+        question: 'voice-cloning-disabled-error',
+      });
+    },
+  },
+  {
+    id: 'voice-save.reference.unknown-object-key',
+    section: '§4.2',
+    severity: 'must',
+    title: 'an object key nobody uploaded is refused (code observed)',
+    openQuestion: 'ref-audio-not-accessible',
+    run: (ctx) =>
+      refuseReference(
+        ctx,
+        `voice-kit-unknown-${ctx.state.prefix}object`,
+        'saving from an unknown object key',
+        null,
+        {
+          question: 'ref-audio-not-accessible',
+        },
+      ),
+  },
+  {
+    id: 'voice-save.reference.unreachable-url',
+    section: '§4.2',
+    severity: 'must',
+    title: 'a URL that cannot be fetched is refused (code observed)',
+    openQuestion: 'ref-audio-not-accessible',
+    run: (ctx) =>
+      refuseReference(
+        ctx,
+        'https://voice-kit.invalid/reference.wav',
+        'saving from an unreachable URL',
+        null,
+        {
+          question: 'ref-audio-not-accessible',
+        },
+      ),
+  },
+  {
+    id: 'voice-save.request.wrong-content-type',
+    section: '§4.2',
+    severity: 'must',
+    title: 'a save without Content-Type application/json is refused (code observed)',
+    openQuestion: 'general-errors',
+    async run(ctx) {
+      const ref = await referenceKey(ctx);
+      if (!ref) return;
+      const id = ctx.newVoiceId('ct');
+      const ex = await saveVoice(ctx, { voice_id: id, ref_audio: ref }, 'main', {
+        'content-type': 'text/plain',
+      });
+      expectRefusal(ctx, ex, { what: 'a save sent as text/plain', question: 'general-errors' });
+      ctx.check(!(await listedIds(ctx)).includes(id), `a voice ${id} was created from a text/plain body`);
+    },
+  },
+  {
+    id: 'voice-save.request.missing-ref-audio',
+    section: '§4.2',
+    severity: 'must',
+    title: 'a save without ref_audio is refused (code observed)',
+    openQuestion: 'general-errors',
+    async run(ctx) {
+      const id = ctx.newVoiceId('noref');
+      const ex = await saveVoice(ctx, { voice_id: id });
+      expectRefusal(ctx, ex, { what: 'a save without ref_audio', question: 'general-errors' });
+    },
+  },
+  {
+    id: 'voice-save.reference.duration-boundaries',
+    section: '§4.2, §8',
+    severity: 'observe',
+    title: 'references of exactly 3 s and 60 s: accepted or not',
+    openQuestion: 'reference-duration-boundaries',
+    needs: { billable: true },
+    covers: { limits: ['referenceMinSeconds', 'referenceMaxSeconds'] },
+    async run(ctx) {
+      for (const role of ['valid-3s', 'valid-60s'] as const) {
+        const file = await ctx.state.fixture(role);
+        if (!file) continue;
+        const up = await uploadForm(ctx, { scene: 'audio', file });
+        const key = dataOf(up)?.object_key;
+        if (typeof key !== 'string') continue;
+        const ex = await saveVoice(ctx, { voice_id: ctx.newVoiceId('dur'), ref_audio: key });
+        ctx.observe('reference-duration-boundaries', `${role}: HTTP ${ex.status}`);
+      }
+      ctx.note(`limits: ${limits.referenceMinSeconds.value}–${limits.referenceMaxSeconds.value} s`);
+    },
+  },
+];
+
+export const voiceReferenceCases: ConformanceCase[] = [...verdictCases, ...scopes, ...others];

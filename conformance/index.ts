@@ -1,0 +1,128 @@
+/**
+ * voice-kit/conformance: run the conformance suite against any base URL, or against the kit's own
+ * mock, and get the results as values.
+ *
+ * @example
+ * import { runConformance } from 'voice-kit/conformance';
+ * const result = await runConformance({ baseUrl: 'https://staging.example.com', apiKey: process.env.KEY, only: ['upload.*'] });
+ * if (!result.ok) console.log(result.results.filter((r) => r.outcome === 'fail'));
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { pcmHeaders } from '../openapi/contract.js';
+import { allCases } from './cases/index.js';
+import { embeddedKeys, startEmbeddedMock } from './embedded-mock.js';
+import { kitFixtures } from './fixture-source.js';
+import type { FetchLike } from './http.js';
+import type { FixtureFile, PcmHeaderNames, RunKeys, RunState } from './run-state.js';
+import { runCases } from './runner.js';
+import {
+  type ConformanceCase,
+  type ExtraKeyName,
+  type IncludeName,
+  includeNames,
+  type ProgressEvent,
+  type RunResult,
+} from './types.js';
+
+export { allCases } from './cases/index.js';
+export type {
+  CaseResult,
+  ConformanceCase,
+  Finding,
+  Observation,
+  Outcome,
+  ProgressEvent,
+  RunResult,
+} from './types.js';
+
+/** Options of a run; only `baseUrl` and `apiKey` matter for a real deployment. */
+export interface RunOptions {
+  /** The deployment to test. Omitted: the kit's mock is started on a free port and tested. */
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  /** Extra keys that unlock the scoping and capability cases. */
+  readonly keys?: { readonly [K in ExtraKeyName]?: string };
+  /** Run the cases that create voices (each consumes a free use or is charged). */
+  readonly allowBillable?: boolean;
+  /** Opt-in groups: rate-limit, large-upload, many-voices. */
+  readonly include?: readonly IncludeName[];
+  /** Case id patterns (`upload.*`, `*flac*`, or substrings); empty runs everything. */
+  readonly only?: readonly string[];
+  /** The positive reference recording: a file path or bytes. Default: the kit's valid 10 s fixture. */
+  readonly referenceAudio?: string | FixtureFile;
+  /** Custom fetch (MSW-backed, a mock service's in-process fetch, a proxy...). */
+  readonly fetch?: FetchLike;
+  readonly onProgress?: (event: ProgressEvent) => void;
+  /** PCM header names to look for first (the spec does not name them). */
+  readonly pcmHeaders?: Partial<PcmHeaderNames>;
+  /** Treat the target as the kit's mock (mock-only cases run). Default: true only for the embedded mock. */
+  readonly targetIsMock?: boolean;
+  /** Responses come over real HTTP (Transfer-Encoding visible). Default: true unless `fetch` is given. */
+  readonly httpTransport?: boolean;
+  /** The clock created_at is judged against, ms since the epoch. Default: the system clock. */
+  readonly now?: () => number;
+  /** The run prefix of created voice ids (`vk_<6 hex>_`). Default: random. */
+  readonly runPrefix?: string;
+  /** Replace the case list (tests of the runner). */
+  readonly cases?: readonly ConformanceCase[];
+  /** Abort the run between cases; cleanup still happens. */
+  readonly signal?: AbortSignal;
+}
+
+async function loadReference(ref: RunOptions['referenceAudio']): Promise<() => Promise<FixtureFile>> {
+  if (typeof ref === 'string') {
+    const bytes = new Uint8Array(await readFile(ref));
+    return async () => ({ name: basename(ref), bytes });
+  }
+  if (ref) return async () => ref;
+  return async () => {
+    const f = await kitFixtures('valid-10s');
+    if (!f) throw new Error('the kit fixture valid-10s is missing: pass referenceAudio');
+    return f;
+  };
+}
+
+/**
+ * Run the conformance suite. Resolves with every result as a value; `ok` is false when a must case
+ * failed. Voices the run created are deleted before it resolves.
+ */
+export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
+  const embedded = options.baseUrl ? undefined : await startEmbeddedMock();
+  try {
+    const baseUrl = (options.baseUrl ?? embedded?.url ?? '').replace(/\/+$/, '');
+    const keys: RunKeys = embedded
+      ? { ...embeddedKeys, ...(options.apiKey ? { main: options.apiKey } : {}), ...options.keys }
+      : { main: options.apiKey ?? '', ...options.keys };
+    if (!keys.main) throw new Error('an API key is required (apiKey / --api-key / VOICE_KIT_API_KEY)');
+    const targetIsMock = options.targetIsMock ?? embedded !== undefined;
+    const state: RunState = {
+      fetch: options.fetch ?? ((req) => fetch(req)),
+      baseUrl,
+      keys,
+      prefix: options.runPrefix ?? `vk_${randomBytes(3).toString('hex')}_`,
+      targetIsMock,
+      httpTransport: options.httpTransport ?? options.fetch === undefined,
+      pcmHeaderNames: { ...pcmHeaders, ...options.pcmHeaders },
+      referenceAudio: await loadReference(options.referenceAudio),
+      fixture: kitFixtures,
+      signal: options.signal,
+      now: options.now ?? (() => Date.now()),
+      tracked: [],
+      referenceKeys: new Map(),
+      voicesCreated: 0,
+      uploads: 0,
+      counter: 0,
+    };
+    const allowBillable = options.allowBillable ?? embedded !== undefined;
+    const include = options.include ?? (embedded ? includeNames : []);
+    return await runCases(state, options.cases ?? allCases, {
+      allowance: { keys, allowBillable, include, targetIsMock },
+      only: options.only ?? [],
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+  } finally {
+    await embedded?.close();
+  }
+}

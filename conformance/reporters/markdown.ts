@@ -1,0 +1,78 @@
+import { openQuestions } from '../../openapi/generated/open-questions.js';
+import type { CaseResult, RunResult } from '../types.js';
+import { bySection, observationsByQuestion } from './sections.js';
+
+const icon: Record<CaseResult['outcome'], string> = {
+  pass: 'pass',
+  fail: '**FAIL**',
+  error: '**ERROR**',
+  warn: 'warn',
+  skip: 'skip',
+  observed: 'observed',
+};
+
+/** Escape a value for a Markdown table cell. */
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+}
+
+/** What went wrong or why it was skipped, in one cell. */
+function detail(r: CaseResult): string {
+  if (r.outcome === 'skip') return r.skipReason ?? '';
+  if (r.error) return `threw: ${r.error}`;
+  return r.findings.map((f) => `${f.level === 'should' ? '(should) ' : ''}${f.message}`).join('\n');
+}
+
+/** The "Where the spec is silent" table: every open question the run observed, with the mock's choice beside it. */
+function silentTable(run: RunResult): string[] {
+  const observed = observationsByQuestion(run.results);
+  const rows = [...observed.entries()].map(([id, values]) => {
+    const q = openQuestions.find((x) => x.id === id);
+    return `| \`${id}\` | ${q?.section ?? ''} | ${cell(q?.question ?? '')} | ${cell(values.join('\n'))} | ${cell(q?.mock ?? '')} |`;
+  });
+  return [
+    '## Where the spec is silent: what this deployment does',
+    '',
+    "Recorded, never failed. The last column is what the kit's mock does, for comparison.",
+    '',
+    '| Open question | § | The spec leaves open | This deployment | The kit’s mock |',
+    '|---|---|---|---|---|',
+    ...(rows.length > 0 ? rows : ['| – | | no observations in this run | | |']),
+  ];
+}
+
+/**
+ * The run as a Markdown report: verdict, cost, results by section, and the table of observations
+ * where the spec is silent.
+ *
+ * @example
+ * await writeFile('conformance.md', markdownReport(result));
+ */
+export function markdownReport(run: RunResult): string {
+  const c = run.counts;
+  const b = run.billing;
+  const lines = [
+    '# voice-kit conformance report',
+    '',
+    `- Target: ${run.baseUrl}${run.embeddedMock ? ' (the kit’s embedded mock)' : ''}`,
+    `- Verdict: ${run.ok ? '**PASS**: every must case passed' : '**FAIL**: at least one must case failed'}${run.aborted ? ' (aborted)' : ''}`,
+    `- Cases: ${c.total} — ${c.pass} pass, ${c.fail} fail, ${c.error} error, ${c.warn} warn, ${c.observed} observed, ${c.skip} skipped`,
+    `- Started ${run.startedAt}, took ${(run.durationMs / 1000).toFixed(1)} s; run prefix \`${run.runPrefix}\``,
+    `- Voices created ${b.voicesCreated}, deleted by cleanup ${b.voicesDeleted}, left ${b.voicesRemaining}; remainingFreeCloneCount ${b.remainingFreeCloneCountBefore ?? '?'} → ${b.remainingFreeCloneCountAfter ?? '?'}`,
+    ...(b.cleanupFailures.length > 0 ? [`- Cleanup failures: ${b.cleanupFailures.join('; ')}`] : []),
+    '',
+    '## Results by section',
+    '',
+  ];
+  for (const [section, results] of bySection(run.results)) {
+    lines.push(`### ${section}`, '', '| Case | Severity | Outcome | Details |', '|---|---|---|---|');
+    for (const r of results) {
+      lines.push(
+        `| \`${r.id}\` — ${cell(r.title)} | ${r.severity} | ${icon[r.outcome]} | ${cell(detail(r))} |`,
+      );
+    }
+    lines.push('');
+  }
+  lines.push(...silentTable(run), '');
+  return lines.join('\n');
+}

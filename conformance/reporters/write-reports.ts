@@ -1,0 +1,22 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RunResult } from '../types.js';
+import { junitReport } from './junit.js';
+import { markdownReport } from './markdown.js';
+
+/**
+ * Write the three reports of a run into `dir`: conformance.json, conformance.junit.xml, conformance.md.
+ *
+ * @example
+ * const paths = await writeReports(result, 'reports/conformance');
+ */
+export async function writeReports(run: RunResult, dir: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const files: Array<readonly [string, string]> = [
+    ['conformance.json', `${JSON.stringify(run, null, 2)}\n`],
+    ['conformance.junit.xml', junitReport(run)],
+    ['conformance.md', markdownReport(run)],
+  ];
+  for (const [name, text] of files) await writeFile(join(dir, name), text);
+  return files.map(([name]) => join(dir, name));
+}

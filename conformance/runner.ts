@@ -1,0 +1,130 @@
+import { cleanupRun, freeUsesNow } from './cleanup.js';
+import { CaseContext } from './context.js';
+import type { RunState } from './run-state.js';
+import { type Allowance, orderCases, skipReason } from './select.js';
+import type { CaseResult, ConformanceCase, Outcome, ProgressEvent, RunCounts, RunResult } from './types.js';
+
+/** Turn a finished case's findings into its outcome. */
+function outcomeOf(c: ConformanceCase, ctx: CaseContext, error: string | undefined): Outcome {
+  if (c.severity === 'observe') return 'observed';
+  if (error !== undefined) return c.severity === 'must' ? 'error' : 'warn';
+  if (ctx.findings.some((f) => f.level === 'must')) return 'fail';
+  if (ctx.findings.length > 0) return 'warn';
+  return 'pass';
+}
+
+async function runOne(state: RunState, c: ConformanceCase): Promise<CaseResult> {
+  const ctx = new CaseContext(state, c);
+  const t0 = performance.now();
+  let error: string | undefined;
+  try {
+    await c.run(ctx);
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+    if (c.severity === 'observe') ctx.note(`the probe threw: ${error}`);
+  }
+  return {
+    id: c.id,
+    section: c.section,
+    severity: c.severity,
+    title: c.title,
+    ...(c.openQuestion ? { openQuestion: c.openQuestion } : {}),
+    outcome: outcomeOf(c, ctx, error),
+    findings: ctx.findings,
+    observations: ctx.observations,
+    notes: ctx.notes,
+    ...(error !== undefined && c.severity !== 'observe' ? { error } : {}),
+    durationMs: Math.round(performance.now() - t0),
+  };
+}
+
+function skipped(c: ConformanceCase, reason: string): CaseResult {
+  return {
+    id: c.id,
+    section: c.section,
+    severity: c.severity,
+    title: c.title,
+    ...(c.openQuestion ? { openQuestion: c.openQuestion } : {}),
+    outcome: 'skip',
+    findings: [],
+    observations: [],
+    notes: [],
+    skipReason: reason,
+    durationMs: 0,
+  };
+}
+
+/** Tally outcomes. */
+export function countOutcomes(results: readonly CaseResult[]): RunCounts {
+  const n = (o: Outcome) => results.filter((r) => r.outcome === o).length;
+  return {
+    total: results.length,
+    pass: n('pass'),
+    fail: n('fail'),
+    warn: n('warn'),
+    skip: n('skip'),
+    observed: n('observed'),
+    error: n('error'),
+  };
+}
+
+/**
+ * Run cases against a prepared state: select, skip what cannot run, run the rest one by one, then
+ * delete every voice the run created (also after an abort) and report the cost.
+ */
+export async function runCases(
+  state: RunState,
+  cases: readonly ConformanceCase[],
+  opts: {
+    readonly allowance: Allowance;
+    readonly only: readonly string[];
+    readonly onProgress?: (e: ProgressEvent) => void;
+  },
+): Promise<RunResult> {
+  const started = new Date(state.now()).toISOString();
+  const t0 = performance.now();
+  const progress = opts.onProgress ?? (() => undefined);
+  const chosen = orderCases(cases, opts.only);
+  progress({ type: 'start', total: chosen.length, baseUrl: state.baseUrl, runPrefix: state.prefix });
+  const freeBefore = await freeUsesNow(state);
+  const results: CaseResult[] = [];
+  let aborted = false;
+  for (const [index, c] of chosen.entries()) {
+    if (state.signal?.aborted) {
+      aborted = true;
+      break;
+    }
+    progress({ type: 'case-start', id: c.id, index, total: chosen.length });
+    const reason = skipReason(c, opts.allowance);
+    const result = reason ? skipped(c, reason) : await runOne(state, c);
+    if (state.signal?.aborted && result.error) {
+      aborted = true;
+      break;
+    }
+    results.push(result);
+    progress({ type: 'case-end', result, index, total: chosen.length });
+  }
+  const cleanup = await cleanupRun(state);
+  progress({ type: 'cleanup', deleted: cleanup.deleted, failures: cleanup.failures.length });
+  const freeAfter = await freeUsesNow(state);
+  const counts = countOutcomes(results);
+  return {
+    ok: counts.fail === 0 && counts.error === 0 && !aborted,
+    aborted,
+    baseUrl: state.baseUrl,
+    embeddedMock: state.targetIsMock,
+    runPrefix: state.prefix,
+    startedAt: started,
+    durationMs: Math.round(performance.now() - t0),
+    results,
+    counts,
+    billing: {
+      remainingFreeCloneCountBefore: freeBefore,
+      remainingFreeCloneCountAfter: freeAfter,
+      voicesCreated: state.voicesCreated,
+      voicesDeleted: cleanup.deleted,
+      voicesRemaining: cleanup.remaining,
+      cleanupFailures: cleanup.failures,
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { RunKeys } from './run-state.js';
+import type { ConformanceCase, IncludeName } from './types.js';
+
+/** What a run allows, for deciding which cases can run. */
+export interface Allowance {
+  readonly keys: RunKeys;
+  readonly allowBillable: boolean;
+  readonly include: readonly IncludeName[];
+  readonly targetIsMock: boolean;
+}
+
+/** `upload.*`, `*flac*` or a plain substring: does a case id match one of the patterns? */
+export function matchesOnly(id: string, patterns: readonly string[]): boolean {
+  if (patterns.length === 0) return true;
+  return patterns.some((p) => {
+    if (!p.includes('*')) return id.includes(p);
+    const re = new RegExp(`^${p.split('*').map(escapeRegExp).join('.*')}$`);
+    return re.test(id);
+  });
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Why a case cannot run under this allowance, or undefined when it can.
+ *
+ * @example
+ * skipReason(c, { keys: { main: 'k' }, allowBillable: false, include: [], targetIsMock: false })
+ * // 'creates voices: needs --allow-billable'
+ */
+export function skipReason(c: ConformanceCase, a: Allowance): string | undefined {
+  const n = c.needs ?? {};
+  if (n.mockOnly && !a.targetIsMock) return "a promise of the kit's mock only; the target is not the mock";
+  const missingKeys = (n.keys ?? []).filter((k) => !a.keys[k]);
+  if (missingKeys.length > 0) {
+    const flags = missingKeys.map((k) => `--key-${k.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`)}`);
+    return `needs the key(s) ${missingKeys.join(', ')} (${flags.join(', ')})`;
+  }
+  if (n.billable && !a.allowBillable)
+    return 'creates voices (a free use or a charge each): needs --allow-billable';
+  const missingIncludes = (n.include ?? []).filter((i) => !a.include.includes(i));
+  if (missingIncludes.length > 0) return `opt-in: needs --include ${missingIncludes.join(',')}`;
+  return undefined;
+}
+
+/** Cases selected by `only`, with the quota-exhausting ones moved last. */
+export function orderCases(cases: readonly ConformanceCase[], only: readonly string[]): ConformanceCase[] {
+  const chosen = cases.filter((c) => matchesOnly(c.id, only));
+  return [...chosen.filter((c) => !c.runLast), ...chosen.filter((c) => c.runLast)];
+}
