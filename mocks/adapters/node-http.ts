@@ -40,6 +40,7 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
   }
   const reader = response.body.getReader();
   const gone = new Promise<'gone'>((resolve) => res.once('close', () => resolve('gone')));
+  let flushed: Promise<unknown> = Promise.resolve();
   try {
     for (;;) {
       const next = await Promise.race([reader.read(), gone]);
@@ -48,7 +49,8 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
         return;
       }
       if (next.done) break;
-      if (!res.write(next.value)) {
+      flushed = new Promise((resolve) => res.write(next.value, resolve));
+      if (res.writableNeedDrain) {
         const drained = await Promise.race([new Promise((resolve) => res.once('drain', resolve)), gone]);
         if (drained === 'gone') {
           await reader.cancel('client went away');
@@ -58,6 +60,8 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
     }
     res.end();
   } catch {
+    // A body that errors is a connection cut: let the bytes already written reach the client first.
+    await Promise.race([flushed, gone]);
     res.destroy();
   }
 }
