@@ -9,7 +9,10 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { OperationId } from './contract.js';
+import { at, child, isObject, type Located, type Operation, operations, resolve } from './document-index.js';
 import { type Json, openapiDocument } from './generated/spec.js';
+
+export { matchRoute, type RouteMatch } from './route-match.js';
 
 /** One problem found in a validated value. `pointer` is a JSON pointer into that value. */
 export interface Finding {
@@ -18,70 +21,7 @@ export interface Finding {
   keyword: string;
 }
 
-/** The outcome of routing a method and path against the document's paths. */
-export type RouteMatch =
-  | { kind: 'match'; operationId: OperationId; pathParams: Record<string, string> }
-  | { kind: 'method-not-allowed'; allowed: string[] }
-  | { kind: 'not-found' };
-
-type JsonObject = { readonly [key: string]: Json };
-interface Located {
-  node: JsonObject;
-  pointer: string;
-}
-interface Operation extends Located {
-  method: string;
-  path: string;
-}
-
 const docId = 'voice-service.yaml';
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
-function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function child(pointer: string, key: string): string {
-  return `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-}
-
-/** Follows a node's internal `$ref` chain to the node it names, keeping the pointer of where it lives. */
-function resolve(located: Located): Located {
-  let current = located;
-  for (let hops = 0; hops < 10; hops++) {
-    const ref = current.node.$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) return current;
-    let node: Json | undefined = openapiDocument;
-    for (const raw of ref.slice(2).split('/')) {
-      const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-      node = isObject(node) ? node[key] : undefined;
-    }
-    if (!isObject(node)) return current;
-    current = { node, pointer: ref.slice(1) };
-  }
-  return current;
-}
-
-function at(located: Located, key: string): Located | undefined {
-  const node = located.node[key];
-  return isObject(node) ? resolve({ node, pointer: child(located.pointer, key) }) : undefined;
-}
-
-let operationIndex: Map<string, Operation> | undefined;
-function operations(): Map<string, Operation> {
-  if (operationIndex) return operationIndex;
-  operationIndex = new Map();
-  const paths = at({ node: openapiDocument, pointer: '' }, 'paths');
-  for (const path of Object.keys(paths?.node ?? {})) {
-    const item = paths && at(paths, path);
-    for (const method of methods) {
-      const op = item && at(item, method);
-      const id = op?.node.operationId;
-      if (op && typeof id === 'string') operationIndex.set(id, { ...op, method: method.toUpperCase(), path });
-    }
-  }
-  return operationIndex;
-}
 
 let ajvInstances: { plain: Ajv2020; coercing: Ajv2020 } | undefined;
 const compiled = new Map<string, ValidateFunction>();
@@ -130,47 +70,6 @@ function toFindings(errors: ErrorObject[] | null | undefined): Finding[] {
 
 function unknownOperation(operationId: string): Finding[] {
   return [{ pointer: '', keyword: 'operation', message: `unknown operationId "${operationId}"` }];
-}
-
-function segmentsOf(path: string): string[] {
-  return path.split('/').slice(1);
-}
-
-/**
- * Routes a request to an operation of the document. Templated segments (`{voice_id}`) match one
- * non-empty segment and are percent-decoded; literal segments win over templates.
- *
- * @example matchRoute('DELETE', '/v1/voice/my%20voice') // { kind: 'match', operationId: 'deleteVoice', pathParams: { voice_id: 'my voice' } }
- */
-export function matchRoute(method: string, pathname: string): RouteMatch {
-  const wanted = method.toUpperCase();
-  const actual = segmentsOf(pathname);
-  const candidates: { op: Operation; params: Record<string, string>; literals: number }[] = [];
-  for (const op of operations().values()) {
-    const template = segmentsOf(op.path);
-    if (template.length !== actual.length) continue;
-    const params: Record<string, string> = {};
-    let literals = 0;
-    const fits = template.every((part, index) => {
-      const value = actual[index] ?? '';
-      const name = /^\{(.+)\}$/.exec(part)?.[1];
-      if (!name) return part === value && ++literals > 0;
-      try {
-        params[name] = decodeURIComponent(value);
-      } catch {
-        return false; // malformed percent-encoding names no resource
-      }
-      return value !== '';
-    });
-    if (fits) candidates.push({ op, params, literals });
-  }
-  if (candidates.length === 0) return { kind: 'not-found' };
-  candidates.sort((a, b) => b.literals - a.literals);
-  const hit = candidates.find((candidate) => candidate.op.method === wanted);
-  if (hit)
-    return { kind: 'match', operationId: hit.op.node.operationId as OperationId, pathParams: hit.params };
-  const allowed = [...new Set(candidates.map((candidate) => candidate.op.method))].sort();
-  return { kind: 'method-not-allowed', allowed };
 }
 
 /**

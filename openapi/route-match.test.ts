@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { matchRoute } from './route-match.js';
+
+describe('matchRoute', () => {
+  it.each([
+    ['POST', '/v1/files/upload', 'uploadFile', {}],
+    ['post', '/v1/voice/save', 'saveVoice', {}],
+    ['GET', '/v1/voice/list', 'listVoices', {}],
+    ['DELETE', '/v1/voice/narrator', 'deleteVoice', { voice_id: 'narrator' }],
+    ['DELETE', '/v1/voice/my%20voice%2Fv2', 'deleteVoice', { voice_id: 'my voice/v2' }],
+    ['DELETE', '/v1/voice/list', 'deleteVoice', { voice_id: 'list' }],
+    ['POST', '/v1/text-to-speech', 'synthesizeSpeech', {}],
+    ['POST', '/v1/text-to-speech/stream', 'streamSpeech', {}],
+  ])('%s %s → %s', (method, path, operationId, pathParams) => {
+    expect(matchRoute(method, path)).toEqual({ kind: 'match', operationId, pathParams });
+  });
+
+  it.each([
+    ['GET', '/v1/files/upload', ['POST']],
+    ['PUT', '/v1/voice/list', ['DELETE', 'GET']],
+    ['GET', '/v1/voice/narrator', ['DELETE']],
+    ['GET', '/v1/text-to-speech/stream', ['POST']],
+  ])('%s %s → method not allowed, allowed %j', (method, path, allowed) => {
+    expect(matchRoute(method, path)).toEqual({ kind: 'method-not-allowed', allowed });
+  });
+
+  it.each([
+    ['GET', '/v1/voices'],
+    ['GET', '/v2/voice/list'],
+    ['GET', '/v1/voice/list/'],
+    ['DELETE', '/v1/voice/'],
+    ['DELETE', '/v1/voice/a/b'],
+    ['DELETE', '/v1/voice/%E0%A4%A'],
+    ['GET', '/'],
+  ])('%s %s → not found', (method, path) => {
+    expect(matchRoute(method, path)).toEqual({ kind: 'not-found' });
+  });
+});
