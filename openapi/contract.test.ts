@@ -16,6 +16,7 @@ import {
   upload,
   voiceId,
 } from './contract.js';
+import { openapiDocument } from './generated/spec.js';
 import { deref, document, jsonExamples, type Node, operation, operations } from './test/load-document.js';
 
 const schemas = document.components.schemas;
@@ -40,6 +41,10 @@ function allErrorExamples(): { where: string | undefined; status: string; name: 
 }
 
 describe('operations and security', () => {
+  it('generated/spec.ts is the YAML as data (run `npm run generate` after editing the YAML)', () => {
+    expect(openapiDocument).toEqual(document);
+  });
+
   it('declares exactly the six operations of contract.operationIds, all under /v1', () => {
     const ids = operations().map((entry) => entry.operationId);
     expect([...ids].sort()).toEqual([...operationIds].sort());

@@ -29,7 +29,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
   "servers": [
     {
       "url": "{base_url}",
-      "description": "The service base address (§ intro). The kit's mock listens on http://127.0.0.1:4010 by default.",
+      "description": "The service base address ({base_url} in the spec's introduction). The kit's mock listens on http://127.0.0.1:4010 by default.",
       "variables": {
         "base_url": {
           "default": "http://127.0.0.1:4010",
