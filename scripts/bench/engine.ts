@@ -1,0 +1,66 @@
+import { analyze, synthesize, synthesizeToBytes, systemVoices } from '../../mocks/audio/index.js';
+import type { VoiceProfile } from '../../mocks/audio/types.js';
+
+const voice = systemVoices[0] as VoiceProfile;
+
+/** A text long enough for about `seconds` of speech from the default voice. */
+export function textForSeconds(seconds: number): string {
+  const sentence = 'The quick brown fox jumps over the lazy dog, and then it rests for a while. ';
+  let text = sentence;
+  while (synthesize({ text, voice, format: 'pcm' }).durationSeconds < seconds) text += sentence;
+  return text;
+}
+
+/** CPU milliseconds (user + system) spent by `work`, best of `rounds`, so one GC pause does not decide. */
+function cpuMs(work: () => void, rounds: number): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < rounds; i += 1) {
+    const before = process.cpuUsage();
+    work();
+    const used = process.cpuUsage(before);
+    best = Math.min(best, (used.user + used.system) / 1000);
+  }
+  return best;
+}
+
+/** Seconds of audio made per second of CPU, for each output format. */
+export function synthesisSpeed(
+  rounds: number,
+): Record<'wav' | 'mp3', { audioSeconds: number; cpuMs: number; realtimeFactor: number }> {
+  const text = textForSeconds(60);
+  const out = {} as Record<'wav' | 'mp3', { audioSeconds: number; cpuMs: number; realtimeFactor: number }>;
+  for (const format of ['wav', 'mp3'] as const) {
+    const audioSeconds = synthesize({ text, voice, format }).durationSeconds;
+    synthesizeToBytes({ text, voice, format }); // warm-up: JIT and tables
+    const ms = cpuMs(
+      () => synthesizeToBytes({ text, voice, format }),
+      format === 'wav' ? rounds : Math.max(1, rounds >> 1),
+    );
+    out[format] = { audioSeconds, cpuMs: ms, realtimeFactor: audioSeconds / (ms / 1000) };
+  }
+  return out;
+}
+
+/** Wall milliseconds to analyse a 60 s reference recording as WAV and as MP3 (best of `rounds`). */
+export async function analysisSpeed(
+  rounds: number,
+): Promise<Record<'wav' | 'mp3', { audioSeconds: number; ms: number; accepted: boolean }>> {
+  const text = textForSeconds(55);
+  const out = {} as Record<'wav' | 'mp3', { audioSeconds: number; ms: number; accepted: boolean }>;
+  for (const format of ['wav', 'mp3'] as const) {
+    const bytes = synthesizeToBytes({ text, voice, format });
+    const first = await analyze(bytes); // warm-up
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < rounds; i += 1) {
+      const started = performance.now();
+      await analyze(bytes);
+      best = Math.min(best, performance.now() - started);
+    }
+    out[format] = {
+      audioSeconds: first.ok ? first.durationSeconds : Number.NaN,
+      ms: best,
+      accepted: first.ok,
+    };
+  }
+  return out;
+}

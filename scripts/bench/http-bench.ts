@@ -1,0 +1,268 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { synthesizeToBytes, systemVoices } from '../../mocks/audio/index.js';
+import type { VoiceProfile } from '../../mocks/audio/types.js';
+import { type LoadResult, load } from './load.js';
+import { freePort, memoryOf, resetPeak, type Spawned, spawnServer } from './servers.js';
+import { percentile, timeStream } from './stream.js';
+import { streamUpload } from './upload.js';
+
+export const apiKey = 'mock-key';
+const auth = { 'x-api-key': apiKey };
+const listProbe = { path: '/v1/voice/list', headers: auth };
+
+/** Spawns the built mock (`dist/`), as `npm start` runs it. */
+export async function spawnMock(): Promise<Spawned> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  return spawnServer(
+    'mock',
+    process.execPath,
+    ['dist/cli/voice-kit.js', 'mock', '--port', String(port)],
+    url,
+    listProbe,
+  );
+}
+
+/** Spawns Prism's static mock on the same YAML, with logging silent. */
+export async function spawnPrism(): Promise<Spawned> {
+  const port = await freePort();
+  const args = [
+    'node_modules/@stoplight/prism-cli/dist/index.js',
+    'mock',
+    '-p',
+    String(port),
+    '-v',
+    'silent',
+  ];
+  return spawnServer(
+    'prism',
+    process.execPath,
+    [...args, 'openapi/voice-service.yaml'],
+    `http://127.0.0.1:${port}`,
+    listProbe,
+    60_000,
+  );
+}
+
+/** Spawns Prism as a validating proxy in front of `upstream`. */
+export async function spawnPrismProxy(upstream: string): Promise<Spawned> {
+  const port = await freePort();
+  const args = [
+    'node_modules/@stoplight/prism-cli/dist/index.js',
+    'proxy',
+    '-p',
+    String(port),
+    '-v',
+    'silent',
+  ];
+  return spawnServer(
+    'prism proxy',
+    process.execPath,
+    [...args, 'openapi/voice-service.yaml', upstream],
+    `http://127.0.0.1:${port}`,
+    listProbe,
+    60_000,
+  );
+}
+
+/** Uploads one speech recording and creates `count` voices from it, so the list has real entries. */
+export async function seedVoices(url: string, count: number): Promise<void> {
+  const wav = synthesizeToBytes({
+    text: 'This is a reference recording for the benchmark. It has a few sentences of clear speech, with short pauses.',
+    voice: systemVoices[0] as VoiceProfile,
+    format: 'wav',
+  });
+  const form = new FormData();
+  form.set('scene', 'audio');
+  form.set('file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'reference.wav');
+  const uploaded = await fetch(`${url}/v1/files/upload`, { method: 'POST', headers: auth, body: form });
+  const objectKey = ((await uploaded.json()) as { data: { object_key: string } }).data.object_key;
+  for (let i = 0; i < count; i += 1) {
+    const saved = await fetch(`${url}/v1/voice/save`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ voice_id: `bench_voice_${String(i).padStart(2, '0')}`, ref_audio: objectKey }),
+    });
+    if (!saved.ok) throw new Error(`seeding voice ${i}: ${saved.status} ${await saved.text()}`);
+  }
+}
+
+export interface ThroughputRow {
+  readonly server: string;
+  readonly round: number;
+  readonly result: LoadResult;
+}
+
+/** List throughput on the mock, Prism and a bare server, in turn, `rounds` times interleaved. */
+export async function listThroughput(seconds: number, rounds: number): Promise<ThroughputRow[]> {
+  const mock = await spawnMock();
+  const prism = await spawnPrism();
+  let bare: Spawned | undefined;
+  try {
+    await seedVoices(mock.url, 20);
+    const listBytes = new Uint8Array(
+      await (await fetch(`${mock.url}/v1/voice/list`, { headers: auth })).arrayBuffer(),
+    );
+    const bodyFile = join(tmpdir(), `voice-kit-bench-list-${process.pid}.json`);
+    writeFileSync(bodyFile, listBytes);
+    const barePort = await freePort();
+    bare = await spawnServer(
+      'bare node:http',
+      process.execPath,
+      ['scripts/bench/bare-server.mjs', String(barePort), bodyFile],
+      `http://127.0.0.1:${barePort}`,
+      listProbe,
+    );
+    const rows: ThroughputRow[] = [];
+    for (let round = 1; round <= rounds; round += 1) {
+      for (const server of [mock, prism, bare]) {
+        rows.push({
+          server: server.name,
+          round,
+          result: await load(`${server.url}/v1/voice/list`, auth, seconds),
+        });
+      }
+    }
+    return rows;
+  } finally {
+    await Promise.all([mock.stop(), prism.stop(), bare?.stop()]);
+  }
+}
+
+export interface LatencySummary {
+  readonly server: string;
+  readonly requests: number;
+  readonly firstByteP50Ms: number;
+  readonly firstByteP99Ms: number;
+  readonly totalP50Ms: number;
+  readonly totalP99Ms: number;
+  readonly chunked: boolean;
+  readonly bytes: number;
+}
+
+async function latencyOf(
+  server: string,
+  url: string,
+  text: string,
+  requests: number,
+): Promise<LatencySummary> {
+  const timings = [];
+  for (let i = 0; i < requests; i += 1) {
+    timings.push(await timeStream(`${url}/v1/text-to-speech/stream`, apiKey, { generate_text: text }));
+  }
+  const first = timings.map((t) => t.firstByteMs);
+  const total = timings.map((t) => t.totalMs);
+  return {
+    server,
+    requests,
+    firstByteP50Ms: percentile(first, 50),
+    firstByteP99Ms: percentile(first, 99),
+    totalP50Ms: percentile(total, 50),
+    totalP99Ms: percentile(total, 99),
+    chunked: timings.every((t) => t.chunked),
+    bytes: timings[0]?.bytes ?? 0,
+  };
+}
+
+/** Time to first audio byte and total time for a 5,000-character stream: the mock, then via Prism's proxy. */
+export async function streamLatency(requests: number, proxyRequests: number): Promise<LatencySummary[]> {
+  const text = 'Hello there, this is a streaming benchmark. '.repeat(200).slice(0, 5000);
+  const mock = await spawnMock();
+  let proxy: Spawned | undefined;
+  try {
+    await latencyOf('mock', mock.url, text, 3); // warm-up
+    const direct = await latencyOf('mock', mock.url, text, requests);
+    proxy = await spawnPrismProxy(mock.url);
+    const viaPrism = await latencyOf('mock via prism proxy', proxy.url, text, proxyRequests);
+    return [direct, viaPrism];
+  } finally {
+    await Promise.all([mock.stop(), proxy?.stop()]);
+  }
+}
+
+/** Startup time, spawn until the first answer, median of `rounds`, for the mock and Prism. */
+export async function startup(
+  rounds: number,
+): Promise<{ server: string; medianMs: number; samples: number[] }[]> {
+  const out = [];
+  for (const [name, spawnIt] of [
+    ['mock', spawnMock],
+    ['prism', spawnPrism],
+  ] as const) {
+    const samples: number[] = [];
+    for (let i = 0; i < rounds; i += 1) {
+      const server = await spawnIt();
+      samples.push(server.startupMs);
+      await server.stop();
+    }
+    out.push({ server: name, medianMs: percentile(samples, 50), samples });
+  }
+  return out;
+}
+
+/** 50 MiB uploads per second, and the mock's peak RSS growth while a 1 GiB body is refused. */
+export async function uploads(count: number, hugeBytes: number) {
+  const mock = await spawnMock();
+  try {
+    const limit = 52_428_800;
+    let ms = 0;
+    for (let i = 0; i < count; i += 1) {
+      const result = await streamUpload(mock.url, apiKey, limit);
+      if (result.status !== 200) throw new Error(`50 MiB upload answered ${result.status}`);
+      ms += result.ms;
+    }
+    const pid = mock.child.pid as number;
+    const before = memoryOf(pid).rss;
+    resetPeak(pid);
+    const refused = await streamUpload(mock.url, apiKey, hugeBytes);
+    const peak = memoryOf(pid).peak;
+    return {
+      uploads: count,
+      mibPerSecond: (count * limit) / (1 << 20) / (ms / 1000),
+      hugeBody: {
+        bytes: hugeBytes,
+        status: refused.status,
+        ms: refused.ms,
+        sentBytes: refused.sentBytes,
+        rssBeforeMiB: before / (1 << 20),
+        peakGrowthMiB: (peak - before) / (1 << 20),
+      },
+    };
+  } finally {
+    await mock.stop();
+  }
+}
+
+/** `streams` concurrent streaming syntheses: do all complete, and does memory come back? */
+export async function concurrency(streams: number) {
+  const mock = await spawnMock();
+  try {
+    const pid = mock.child.pid as number;
+    const text = 'A concurrent stream of speech, to see that every one of them completes. '.repeat(5);
+    await timeStream(`${mock.url}/v1/text-to-speech/stream`, apiKey, { generate_text: text });
+    const baseline = memoryOf(pid).rss;
+    const results = await Promise.allSettled(
+      Array.from({ length: streams }, () =>
+        timeStream(`${mock.url}/v1/text-to-speech/stream`, apiKey, { generate_text: text }),
+      ),
+    );
+    const completed = results.filter((r) => r.status === 'fulfilled');
+    const sizes = new Set(completed.map((r) => r.value.bytes));
+    const during = memoryOf(pid).peak;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const after = memoryOf(pid).rss;
+    return {
+      streams,
+      completed: completed.length,
+      identicalSizes: sizes.size === 1,
+      baselineMiB: baseline / (1 << 20),
+      peakMiB: during / (1 << 20),
+      afterMiB: after / (1 << 20),
+      growthAfterMB: (after - baseline) / 1e6,
+    };
+  } finally {
+    await mock.stop();
+  }
+}

@@ -1,0 +1,164 @@
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { cac } from 'cac';
+import { analysisSpeed, synthesisSpeed } from './engine.js';
+import { concurrency, listThroughput, startup, streamLatency, uploads } from './http-bench.js';
+
+/**
+ * `npm run bench [-- --json FILE] [--smoke]`: every measurement in one run and one process tree, so the
+ * ratios between the mock and its peers hold on a noisy machine. `--smoke` shrinks every section so
+ * the test suite can check that the bench runs, without judging any number.
+ */
+const cli = cac('bench');
+cli.option('--json <file>', 'also write the results as JSON');
+cli.option('--smoke', 'tiny durations: checks that every section runs, judges nothing');
+cli.option('--only <sections>', 'comma-separated: startup,list,stream,synthesis,analysis,upload,concurrency');
+cli.help();
+const { options } = cli.parse();
+if (options.help) process.exit(0);
+const smoke = Boolean(options.smoke);
+const only = options.only ? new Set(String(options.only).split(',')) : undefined;
+const want = (section: string) => !only || only.has(section);
+
+const machine = {
+  node: process.version,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  platform: `${process.platform} ${process.arch}`,
+};
+const results: Record<string, unknown> = { machine, smoke };
+const targets: { target: string; value: string; met: boolean }[] = [];
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+log(
+  `voice-kit bench on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), Node ${machine.node}${smoke ? ' [smoke]' : ''}`,
+);
+
+if (want('startup')) {
+  const rows = await startup(smoke ? 1 : 5);
+  results.startup = rows;
+  log('\n## Startup (spawn until the first answer)');
+  for (const row of rows)
+    log(
+      `${row.server.padEnd(8)} median ${fmt(row.medianMs)} ms  samples ${row.samples.map((s) => fmt(s, 0)).join(', ')}`,
+    );
+  const mock = rows.find((r) => r.server === 'mock');
+  if (mock)
+    targets.push({
+      target: 'mock startup ≤ 300 ms',
+      value: `${fmt(mock.medianMs)} ms`,
+      met: mock.medianMs <= 300,
+    });
+}
+
+if (want('list')) {
+  const rows = await listThroughput(smoke ? 1 : 5, 2);
+  results.listThroughput = rows;
+  log('\n## List throughput (GET /v1/voice/list, 20 voices, 50 connections)');
+  log('server          round   req/s     p50 ms  p99 ms  non-2xx  errors');
+  for (const { server, round, result } of rows) {
+    log(
+      `${server.padEnd(16)}${String(round).padEnd(8)}${fmt(result.requestsPerSecond, 0).padEnd(10)}${fmt(result.p50Ms).padEnd(8)}${fmt(result.p99Ms).padEnd(8)}${String(result.non2xx).padEnd(9)}${result.errors}`,
+    );
+  }
+  const mean = (name: string) => {
+    const of = rows.filter((r) => r.server === name).map((r) => r.result.requestsPerSecond);
+    return of.reduce((a, b) => a + b, 0) / of.length;
+  };
+  const mock = mean('mock');
+  const prism = mean('prism');
+  const bare = mean('bare node:http');
+  results.listRatios = { mockOverPrism: mock / prism, mockOverBare: mock / bare };
+  log(`mock / prism = ${fmt(mock / prism)}×   mock / bare = ${fmt((100 * mock) / bare)} %`);
+  targets.push({ target: 'list: mock ≥ 10× Prism', value: `${fmt(mock / prism)}×`, met: mock / prism >= 10 });
+  targets.push({
+    target: 'list: mock ≥ 70 % of bare node:http',
+    value: `${fmt((100 * mock) / bare)} %`,
+    met: mock / bare >= 0.7,
+  });
+}
+
+if (want('stream')) {
+  const rows = await streamLatency(smoke ? 3 : 50, smoke ? 1 : 10);
+  results.streamLatency = rows;
+  log('\n## Stream latency (5,000 characters, POST /v1/text-to-speech/stream)');
+  log('server                 n    TTFB p50  TTFB p99  total p50  total p99  chunked  bytes');
+  for (const r of rows) {
+    log(
+      `${r.server.padEnd(23)}${String(r.requests).padEnd(5)}${fmt(r.firstByteP50Ms, 2).padEnd(10)}${fmt(r.firstByteP99Ms, 2).padEnd(10)}${fmt(r.totalP50Ms).padEnd(11)}${fmt(r.totalP99Ms).padEnd(11)}${String(r.chunked).padEnd(9)}${r.bytes}`,
+    );
+  }
+  const mock = rows[0];
+  if (mock)
+    targets.push({
+      target: 'stream: p50 time to first byte ≤ 5 ms',
+      value: `${fmt(mock.firstByteP50Ms, 2)} ms`,
+      met: mock.firstByteP50Ms <= 5,
+    });
+}
+
+if (want('synthesis')) {
+  const speed = synthesisSpeed(smoke ? 1 : 5);
+  results.synthesis = speed;
+  log('\n## Synthesis speed (seconds of audio per second of CPU, one core)');
+  for (const [format, s] of Object.entries(speed))
+    log(
+      `${format.padEnd(5)} ${fmt(s.audioSeconds)} s of audio in ${fmt(s.cpuMs)} ms CPU = ${fmt(s.realtimeFactor, 0)}× real time`,
+    );
+  targets.push({
+    target: 'synthesis: wav ≥ 1000× real time',
+    value: `${fmt(speed.wav.realtimeFactor, 0)}×`,
+    met: speed.wav.realtimeFactor >= 1000,
+  });
+}
+
+if (want('analysis')) {
+  const speed = await analysisSpeed(smoke ? 1 : 5);
+  results.analysis = speed;
+  log('\n## Analysis speed (a reference recording of about 55 s)');
+  for (const [format, s] of Object.entries(speed))
+    log(
+      `${format.padEnd(5)} ${fmt(s.audioSeconds)} s analysed in ${fmt(s.ms, 2)} ms (accepted: ${s.accepted})`,
+    );
+  targets.push({
+    target: 'analysis: 60 s WAV well under 50 ms',
+    value: `${fmt(speed.wav.ms, 2)} ms`,
+    met: speed.wav.ms < 50,
+  });
+}
+
+if (want('upload')) {
+  const up = await uploads(smoke ? 1 : 3, smoke ? 64 * 2 ** 20 : 2 ** 30);
+  results.upload = up;
+  log('\n## Upload');
+  log(`${up.uploads} × 50 MiB: ${fmt(up.mibPerSecond)} MiB/s`);
+  log(
+    `${fmt(up.hugeBody.bytes / 2 ** 20, 0)} MiB body: status ${up.hugeBody.status} after ${fmt(up.hugeBody.ms)} ms, ${fmt(up.hugeBody.sentBytes / 2 ** 20, 0)} MiB sent; peak RSS growth ${fmt(up.hugeBody.peakGrowthMiB)} MiB`,
+  );
+  targets.push({
+    target: 'upload: peak RSS growth ≤ 64 MiB while a huge body is refused',
+    value: `${fmt(up.hugeBody.peakGrowthMiB)} MiB`,
+    met: up.hugeBody.status === 413 && up.hugeBody.peakGrowthMiB <= 64,
+  });
+}
+
+if (want('concurrency')) {
+  const c = await concurrency(smoke ? 20 : 200);
+  results.concurrency = c;
+  log('\n## Concurrency');
+  log(
+    `${c.completed}/${c.streams} streams completed (identical sizes: ${c.identicalSizes}); RSS baseline ${fmt(c.baselineMiB)} MiB, peak ${fmt(c.peakMiB)} MiB, 2 s after ${fmt(c.afterMiB)} MiB (${fmt(c.growthAfterMB)} MB over baseline)`,
+  );
+  targets.push({
+    target: `concurrency: ${c.streams} streams complete, memory within 20 MB of baseline`,
+    value: `${c.completed}/${c.streams}, +${fmt(c.growthAfterMB)} MB`,
+    met: c.completed === c.streams && c.identicalSizes && c.growthAfterMB <= 20,
+  });
+}
+
+results.targets = targets;
+log('\n## Targets');
+for (const t of targets) log(`${t.met ? 'met   ' : 'MISSED'} ${t.target}: ${t.value}`);
+if (options.json) writeFileSync(String(options.json), `${JSON.stringify(results, null, 2)}\n`);
