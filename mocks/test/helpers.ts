@@ -1,0 +1,135 @@
+import { setupServer } from 'msw/node';
+import { expect } from 'vitest';
+import type { OperationId } from '../../openapi/contract.js';
+import { validateResponse } from '../../openapi/validate.js';
+import { createHandlers } from '../adapters/msw.js';
+import { startMockServer } from '../adapters/node.js';
+import { synthesizeToBytes, systemVoices } from '../audio/index.js';
+import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
+
+/** The unpatched fetch, taken before MSW patches the global one. */
+const realFetch = globalThis.fetch;
+
+/** A way to reach the mock: the same service behind one of its three adapters. */
+export interface Target {
+  readonly name: 'in-process' | 'msw' | 'node';
+  readonly service: MockService;
+  request(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Every test service checks its own JSON answers against the OpenAPI description. */
+export const testServiceOptions: MockServiceOptions = {
+  validateResponses: true,
+  logger: { error: () => {} },
+};
+
+export async function inProcessTarget(options: MockServiceOptions = {}): Promise<Target> {
+  const service = createMockService({ ...testServiceOptions, ...options });
+  return {
+    name: 'in-process',
+    service,
+    request: (path, init) => service.fetch(new Request(`http://mock.test${path}`, init)),
+    close: () => service.close(),
+  };
+}
+
+export async function mswTarget(options: MockServiceOptions = {}): Promise<Target> {
+  const service = createMockService({ ...testServiceOptions, ...options });
+  const baseUrl = 'http://voice.msw.test';
+  const server = setupServer(...createHandlers({ baseUrl, service }));
+  server.listen({ onUnhandledRequest: 'bypass' });
+  return {
+    name: 'msw',
+    service,
+    request: (path, init) => globalThis.fetch(`${baseUrl}${path}`, init),
+    close: async () => {
+      server.close();
+      await service.close();
+    },
+  };
+}
+
+export async function nodeTarget(options: MockServiceOptions = {}): Promise<Target> {
+  const server = await startMockServer({ port: 0, serviceOptions: { ...testServiceOptions, ...options } });
+  return {
+    name: 'node',
+    service: server.service,
+    request: (path, init) => realFetch(`${server.url}${path}`, init),
+    close: () => server.close(),
+  };
+}
+
+export const targetFactories = { 'in-process': inProcessTarget, msw: mswTarget, node: nodeTarget } as const;
+
+export const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json', 'X-API-Key': 'mock-key', ...headers },
+  body: JSON.stringify(body),
+});
+
+export const withKey = (key: string | undefined, init: RequestInit = {}): RequestInit => ({
+  ...init,
+  headers: {
+    ...(init.headers as Record<string, string>),
+    ...(key === undefined ? {} : { 'X-API-Key': key }),
+  },
+});
+
+/** A multipart upload request of one file. */
+export function uploadInit(
+  bytes: Uint8Array,
+  fileName: string,
+  key = 'mock-key',
+  scene = 'audio',
+): RequestInit {
+  const form = new FormData();
+  form.set('scene', scene);
+  form.set('file', new Blob([bytes.slice()]), fileName);
+  return { method: 'POST', headers: { 'X-API-Key': key }, body: form };
+}
+
+let referenceCache: Uint8Array | undefined;
+/** A ~7 s speech WAV from the kit's synthesizer, low-pitched voice: the analysis accepts it as a reference. */
+export function referenceWav(): Uint8Array {
+  referenceCache ??= synthesizeToBytes({
+    text: 'This is my reference voice, recorded for cloning. It is long enough.',
+    voice:
+      systemVoices.find((v) => v.id === 'system_male_deep') ?? (systemVoices[0] as (typeof systemVoices)[0]),
+    format: 'wav',
+  });
+  return referenceCache;
+}
+
+/** Reads an envelope answer, checks it against the OpenAPI description, and returns it. */
+export async function envelope(response: Response, operationId?: OperationId) {
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = (await response.json()) as {
+    error_code: number;
+    error_message: string;
+    succeed: boolean;
+    data: any;
+  };
+  if (operationId) expect(validateResponse(operationId, response.status, body)).toEqual([]);
+  expect(body.succeed).toBe(body.error_code === 0);
+  if (!body.succeed) expect(body.data).toBeNull();
+  return body;
+}
+
+/** Uploads the reference WAV and saves it as a voice; returns the object key. */
+export async function createVoice(target: Target, voiceId: string, key = 'mock-key'): Promise<string> {
+  const uploaded = await envelope(
+    await target.request('/v1/files/upload', uploadInit(referenceWav(), 'ref.wav', key)),
+  );
+  const saved = await target.request(
+    '/v1/voice/save',
+    json({ voice_id: voiceId, ref_audio: uploaded.data.object_key }, { 'X-API-Key': key }),
+  );
+  expect(saved.status).toBe(200);
+  return uploaded.data.object_key as string;
+}
+
+/** Byte equality without vitest's element-by-element diff (slow on audio-sized arrays). */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
+}
