@@ -5,7 +5,11 @@ import type { ConformanceCase } from '../types.js';
 import { longText } from './support.js';
 
 /** Long enough that a real stream is seconds of audio: the first bytes must come well before the last. */
-export const progressiveTextLength = 2400;
+export const progressiveTextLength = 4000;
+/** Used when a deployment refuses the long text (its maximum is not shown). */
+export const fallbackTextLength = 2000;
+/** Measurements before the stream is judged buffered. */
+export const progressiveAttempts = 3;
 /** The first byte must arrive within this share of the whole response time. */
 export const progressiveMaxShare = 0.5;
 
@@ -38,19 +42,27 @@ const cases: ConformanceCase[] = [
     title: `the stream delivers audio as it becomes ready (first byte within ${progressiveMaxShare * 100}% of the total time)`,
     openQuestion: 'stream-chunking',
     async run(ctx) {
-      const ex = await synthesize(ctx, 'stream', { generate_text: longText(progressiveTextLength) });
-      if (!(await expectAudio(ctx, ex, 'streamed synthesis of a long text', { streamed: true }))) return;
-      const first = ex.firstByteMs ?? ex.totalMs;
-      const timing = `first byte after ${first.toFixed(0)} ms, last after ${ex.totalMs.toFixed(0)} ms, ${ex.reads} reads, ${ex.bytes.byteLength} bytes`;
-      ctx.note(timing);
-      ctx.observe(
-        'stream-chunking',
-        `${ex.reads} reads, about ${Math.round(ex.bytes.byteLength / Math.max(1, ex.reads))} bytes each`,
-      );
-      ctx.check(ex.reads > 1, `the body arrived in a single read (${timing})`, { request: ex.request });
-      ctx.check(first <= ex.totalMs * progressiveMaxShare, `the stream is buffered: ${timing}`, {
-        request: ex.request,
-      });
+      // A loaded machine can only make a real stream look buffered, never the reverse: best of a few.
+      const timings: string[] = [];
+      for (let attempt = 0; attempt < progressiveAttempts; attempt++) {
+        let ex = await synthesize(ctx, 'stream', { generate_text: longText(progressiveTextLength) });
+        if (ex.status !== 200) {
+          ctx.note(
+            `${progressiveTextLength} characters refused (HTTP ${ex.status}); measuring with ${fallbackTextLength}`,
+          );
+          ex = await synthesize(ctx, 'stream', { generate_text: longText(fallbackTextLength) });
+        }
+        if (!(await expectAudio(ctx, ex, 'streamed synthesis of a long text', { streamed: true }))) return;
+        const first = ex.firstByteMs ?? ex.totalMs;
+        const timing = `first byte after ${first.toFixed(0)} ms, last after ${ex.totalMs.toFixed(0)} ms, ${ex.reads} reads, ${ex.bytes.byteLength} bytes`;
+        timings.push(timing);
+        if (attempt === 0) {
+          const each = Math.round(ex.bytes.byteLength / Math.max(1, ex.reads));
+          ctx.observe('stream-chunking', `${ex.reads} reads, about ${each} bytes each`);
+        }
+        if (ex.reads > 1 && first <= ex.totalMs * progressiveMaxShare) return ctx.note(timing);
+      }
+      ctx.fail(`the stream is buffered: ${timings.join('; ')}`);
     },
   },
   {

@@ -1,0 +1,84 @@
+/**
+ * A test-only fetch wrapper that makes the mock deviate from the spec in one named way, so the suite
+ * can be shown to catch it. Deviations rewrite requests on the way in or responses on the way out.
+ */
+import type { FetchLike } from '../http.js';
+
+/** One deliberate deviation from a rule, and the case that must catch it. */
+export interface Deviation {
+  /** Named after the rule it breaks. */
+  readonly name: string;
+  /** Case id patterns to run (a subset keeps the harness fast). */
+  readonly only: readonly string[];
+  /** The case that must fail because of it. */
+  readonly caughtBy: string;
+  readonly handle: (req: Request, next: FetchLike) => Promise<Response>;
+}
+
+export const pathOf = (req: Request) => new URL(req.url).pathname;
+export const isSynthesis = (req: Request) => pathOf(req).startsWith('/v1/text-to-speech');
+export const isStream = (req: Request) => pathOf(req) === '/v1/text-to-speech/stream';
+export const isUpload = (req: Request) => pathOf(req) === '/v1/files/upload';
+export const isList = (req: Request) => pathOf(req) === '/v1/voice/list';
+export const isSave = (req: Request) => pathOf(req) === '/v1/voice/save';
+
+/** A JSON response with the given body and the headers of `like` (minus the length, which changes). */
+export function jsonLike(like: Response, body: unknown, status = like.status): Response {
+  const headers = new Headers(like.headers);
+  headers.delete('content-length');
+  headers.delete('transfer-encoding');
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** Rewrite the JSON body of responses that `when` selects. */
+export function rewriteJson(
+  when: (req: Request, res: Response) => boolean,
+  edit: (body: Record<string, unknown>, req: Request) => unknown,
+  status?: (res: Response) => number,
+): (req: Request, next: FetchLike) => Promise<Response> {
+  return async (req, next) => {
+    const res = await next(req);
+    if (!when(req, res) || !(res.headers.get('content-type') ?? '').includes('json')) return res;
+    const body = (await res.json()) as Record<string, unknown>;
+    return jsonLike(res, edit(body, req), status ? status(res) : res.status);
+  };
+}
+
+/** Rewrite the JSON body of a request (synthesis, save) before it reaches the mock. */
+export function rewriteRequestJson(
+  when: (req: Request) => boolean,
+  edit: (body: Record<string, unknown>) => Record<string, unknown>,
+): (req: Request, next: FetchLike) => Promise<Response> {
+  return async (req, next) => {
+    if (!when(req)) return next(req);
+    const body = (await req.clone().json()) as Record<string, unknown>;
+    return next(new Request(req, { body: JSON.stringify(edit(body)) }));
+  };
+}
+
+/** The whole body, then a new Response with these headers: a buffered answer. */
+export async function buffered(
+  res: Response,
+  headers: (h: Headers, size: number) => void,
+): Promise<Response> {
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const h = new Headers(res.headers);
+  headers(h, bytes.byteLength);
+  return new Response(bytes, { status: res.status, headers: h });
+}
+
+/** An error envelope answered without reaching the mock. */
+export function refuse(status: number, code: number, message: string): Response {
+  return new Response(
+    JSON.stringify({ error_code: code, error_message: message, succeed: false, data: null }),
+    {
+      status,
+      headers: { 'content-type': 'application/json' },
+    },
+  );
+}
+
+/** Wrap a fetch with one deviation. */
+export function deviating(base: FetchLike, d: Deviation): FetchLike {
+  return (req) => d.handle(req, base);
+}

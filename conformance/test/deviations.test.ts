@@ -1,0 +1,67 @@
+/**
+ * The suite has teeth: with one deliberate deviation at a time between the suite and the mock, the
+ * named case fails (and the run is not ok). A baseline run without deviation shows the same cases
+ * pass, so no deviation is "caught" by a case that fails anyway.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../mocks/index.js';
+import { embeddedKeys } from '../embedded-mock.js';
+import type { FetchLike } from '../http.js';
+import { type RunOptions, runConformance } from '../index.js';
+import { includeNames, type RunResult } from '../types.js';
+import { deviating } from './deviation-kit.js';
+import { uploadDeviations } from './deviations-upload.js';
+import { voiceDeviations } from './deviations-voices.js';
+
+const deviations = [...uploadDeviations, ...voiceDeviations];
+const realFetch: FetchLike = (req) => fetch(req);
+let server: MockServer;
+
+function options(only: readonly string[], fetchFn: FetchLike): RunOptions {
+  return {
+    baseUrl: server.url,
+    apiKey: embeddedKeys.main,
+    keys: embeddedKeys,
+    allowBillable: true,
+    include: includeNames,
+    only,
+    fetch: fetchFn,
+    httpTransport: true,
+    targetIsMock: false,
+  };
+}
+
+async function freshRun(only: readonly string[], fetchFn: FetchLike): Promise<RunResult> {
+  await fetch(`${server.url}/__mock/reset`, { method: 'POST' });
+  return runConformance(options(only, fetchFn));
+}
+
+const outcomeOf = (run: RunResult, id: string) => run.results.find((r) => r.id === id)?.outcome;
+
+beforeAll(async () => {
+  server = await startMockServer({ port: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('deviation harness', () => {
+  it('has at least 15 deviations, each with a distinct name', () => {
+    expect(deviations.length).toBeGreaterThanOrEqual(15);
+    expect(new Set(deviations.map((d) => d.name)).size).toBe(deviations.length);
+  });
+
+  it('baseline: without deviation, every catching case passes against the mock', async () => {
+    const ids = [...new Set(deviations.map((d) => d.caughtBy))];
+    const run = await freshRun(ids, realFetch);
+    const outcomes = Object.fromEntries(ids.map((id) => [id, outcomeOf(run, id)]));
+    expect(outcomes).toEqual(Object.fromEntries(ids.map((id) => [id, 'pass'])));
+  });
+
+  it.each(deviations)('$name → caught by $caughtBy', async (d) => {
+    const run = await freshRun(d.only, deviating(realFetch, d));
+    const result = run.results.find((r) => r.id === d.caughtBy);
+    expect(result?.outcome, JSON.stringify(result?.findings ?? run.results.map((r) => r.id))).toBe('fail');
+    expect(run.ok).toBe(false);
+  });
+});
