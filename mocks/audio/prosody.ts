@@ -36,10 +36,18 @@ export const emotionStyles: Readonly<Record<string, EmotionStyle>> = {
   excited: { pitchScale: 1.2, rangeScale: 1.7, energy: 1.18, tempo: 1.18, breathiness: 0, jitter: 0.014 },
 };
 
+/**
+ * The preset an emotion name selects: the lowercased name when known, else `neutral` (so an unknown
+ * emotion sounds, byte for byte, like neutral).
+ */
+export function emotionName(name: string | undefined): string {
+  const key = (name ?? '').toLowerCase();
+  return Object.hasOwn(emotionStyles, key) ? key : 'neutral';
+}
+
 /** Looks up an emotion preset; `undefined` or an unknown name gives neutral. */
 export function emotionStyle(name: string | undefined): EmotionStyle {
-  const key = (name ?? 'neutral').toLowerCase();
-  return (Object.hasOwn(emotionStyles, key) ? emotionStyles[key] : undefined) ?? neutral;
+  return emotionStyles[emotionName(name)] ?? neutral;
 }
 const neutral: EmotionStyle = {
   pitchScale: 1,
@@ -76,8 +84,13 @@ const rhythms: Readonly<Record<string, LanguageRhythm>> = {
  * languageRhythm('ja').stress < languageRhythm('en').stress; // true
  */
 export function languageRhythm(code: string | undefined): LanguageRhythm {
+  return rhythms[languageName(code)] ?? { tempo: 1, stress: 1 };
+}
+
+/** The primary subtag of a language code when its rhythm is known (`en-US` → `en`), else ''. */
+export function languageName(code: string | undefined): string {
   const key = (code ?? '').toLowerCase().split(/[-_]/)[0] ?? '';
-  return (Object.hasOwn(rhythms, key) ? rhythms[key] : undefined) ?? { tempo: 1, stress: 1 };
+  return Object.hasOwn(rhythms, key) ? key : '';
 }
 
 /** Pitch at the start and end of one syllable, as factors of the speaker's median pitch. */

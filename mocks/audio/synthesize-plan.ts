@@ -4,7 +4,7 @@
  * stream knows its exact size before its first chunk.
  */
 
-import { emotionStyle, languageRhythm, phrasePitch } from './prosody.js';
+import { emotionName, emotionStyle, languageName, languageRhythm, phrasePitch } from './prosody.js';
 import { createRng, hashString, mixSeeds, type Rng } from './rng.js';
 import { type Segment, SegmentBuilder } from './synthesize-builder.js';
 import type { Formants } from './synthesize-phones.js';
@@ -84,8 +84,8 @@ export function planUtterance(request: SynthesisRequest, sampleRate: number): Ut
   const seed = mixSeeds(
     voice.seed,
     hashString(parsed.spoken),
-    hashString(request.emotion ?? ''),
-    hashString(request.language ?? ''),
+    hashString(emotionName(request.emotion)),
+    hashString(languageName(request.language)),
   );
   const rng = createRng(seed);
   const tempo = effectiveRate(request.speed) * style.tempo * rhythm.tempo;

@@ -40,6 +40,7 @@ const MASTER_GAIN = 2;
 const W1 = 1;
 const W2 = 0.7;
 const W3 = 0.45;
+const W_FRICATION = 0.6;
 const KNEE = 0.75;
 const ANTI_DENORMAL = 1e-15;
 /** 2^-31: maps a signed 32-bit integer to [-1, 1). */
@@ -219,7 +220,7 @@ export class Renderer {
       const z = fa * (noise * fric + ANTI_DENORMAL) + fb * zA + fc * zB;
       zB = zA;
       zA = z;
-      let s = (W1 * y1 - W2 * y2 + W3 * y3 + z) * MASTER_GAIN;
+      let s = (W1 * y1 - W2 * y2 + W3 * y3 + W_FRICATION * z) * MASTER_GAIN;
       // Soft knee instead of hard clipping: loud vowels saturate smoothly.
       if (s > KNEE) s = KNEE + ((1 - KNEE) * (s - KNEE)) / (1 - KNEE + (s - KNEE));
       else if (s < -KNEE) s = -KNEE - ((1 - KNEE) * (-s - KNEE)) / (1 - KNEE + (-s - KNEE));
