@@ -194,7 +194,7 @@ export function synthesize(
     op: endpoint === 'complete' ? 'synthesizeSpeech' : 'streamSpeech',
     method: 'POST',
     path: endpoint === 'complete' ? '/v1/text-to-speech' : '/v1/text-to-speech/stream',
-    key: opts.key ?? 'main',
+    key: opts.key === undefined ? 'main' : opts.key,
     json: body,
     ...(opts.send ? { send: opts.send } : {}),
   });

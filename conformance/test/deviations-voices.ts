@@ -163,6 +163,17 @@ export const voiceDeviations: readonly Deviation[] = [
     },
   },
   {
+    name: 'a synthesis without X-API-Key is accepted',
+    only: ['auth.synthesizeSpeech.missing-key'],
+    caughtBy: 'auth.synthesizeSpeech.missing-key',
+    handle: (req, next) => {
+      if (!isSynthesis(req) || req.headers.has('x-api-key')) return next(req);
+      const headers = new Headers(req.headers);
+      headers.set('x-api-key', 'mock-key');
+      return next(new Request(req, { headers }));
+    },
+  },
+  {
     name: 'a negative speed is accepted',
     only: ['synthesis.complete.negative-speed'],
     caughtBy: 'synthesis.complete.negative-speed',
