@@ -64,10 +64,12 @@ function onFile(form: FormProgress, storage: Storage, id: string, maxBytes: numb
 }
 
 async function feed(body: ReadableStream<Uint8Array>, parser: busboy.Busboy, form: FormProgress) {
+  let stopped = false;
   const closed = new Promise<void>((resolve) => {
     parser.on('close', resolve);
     parser.on('error', (error: Error) => {
-      form.malformed ??= error.message;
+      // Destroying the parser on purpose (past the size limit) makes it complain; that is no client error.
+      if (!stopped) form.malformed ??= error.message;
       resolve();
     });
   });
@@ -83,8 +85,10 @@ async function feed(body: ReadableStream<Uint8Array>, parser: busboy.Busboy, for
   } catch (error) {
     form.malformed ??= `request body could not be read: ${(error as Error).message}`;
   }
-  if (form.tooLarge || form.malformed) parser.destroy();
-  else {
+  if (form.tooLarge || form.malformed) {
+    stopped = true;
+    parser.destroy();
+  } else {
     parser.end();
     await closed;
   }
