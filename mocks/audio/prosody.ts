@@ -122,7 +122,7 @@ export function phrasePitch(
   let end = base * (1 + accent * 0.3);
   const last = index === count - 1;
   if (ending === 'question') {
-    if (last) end = base * (1 + 0.4 * range);
+    if (last) end = base * (1 + 0.45 * range);
     else if (index === count - 2) end = base * (1 + 0.08 * range);
   } else if (ending === 'minor') {
     if (last) end = base * (1 + 0.07 * range);

@@ -114,25 +114,27 @@ export class SegmentBuilder {
   /** One consonant lasting `seconds`; `next` is the vowel it leads into (for aspiration colour). */
   consonant(sound: PhoneSound, seconds: number, next: Vowel, level: number): void {
     const nextFormants = this.scale(vowelFormants[next]);
+    // Fast speech shortens the fixed ramps too, so a consonant never outlasts its budget.
+    const r = Math.min(1, seconds / sound.duration);
     switch (sound.kind) {
       case 'plosive':
       case 'affricate': {
         const voiced = sound.kind === 'plosive' && sound.voiced;
         const closure = seconds * (sound.kind === 'affricate' ? 0.4 : 0.55);
-        this.at(0.012, { voice: voiced ? 0.06 * level : 0, formants: this.scale(voiceBarFormants) });
-        this.at(closure - 0.012, { voice: voiced ? 0.06 * level : 0 });
+        this.at(0.012 * r, { voice: voiced ? 0.06 * level : 0, formants: this.scale(voiceBarFormants) });
+        this.at(closure - 0.012 * r, { voice: voiced ? 0.06 * level : 0 });
         this.noise = this.scaleNoise(sound.noise);
         const fricLevel = sound.noise.level * level;
-        this.at(0.003, { frication: fricLevel, voice: voiced ? 0.1 * level : 0 });
-        const rest = seconds - closure - 0.003;
+        this.at(0.003 * r, { frication: fricLevel, voice: voiced ? 0.1 * level : 0 });
+        const rest = seconds - closure - 0.003 * r;
         if (sound.kind === 'affricate') {
           this.at(rest * 0.8, { frication: fricLevel * 0.8 });
           this.at(rest * 0.2, { frication: fricLevel * 0.2, formants: nextFormants });
         } else if (voiced) {
           this.at(rest, { frication: fricLevel * 0.2, voice: 0.25 * level, formants: nextFormants });
         } else {
-          this.at(0.012, { frication: fricLevel * 0.5 });
-          this.at(rest - 0.012, { aspiration: 0.12 * level, formants: nextFormants });
+          this.at(0.012 * r, { frication: fricLevel * 0.5 });
+          this.at(rest - 0.012 * r, { aspiration: 0.12 * level, formants: nextFormants });
         }
         return;
       }
@@ -140,19 +142,19 @@ export class SegmentBuilder {
         this.noise = this.scaleNoise(sound.noise);
         const voice = sound.voiced ? 0.25 * level : 0;
         const fricLevel = sound.noise.level * level;
-        this.at(0.02, { frication: fricLevel, voice });
-        this.at(seconds - 0.035, { frication: fricLevel, voice });
-        this.at(0.015, { frication: fricLevel * 0.3, voice, formants: nextFormants });
+        this.at(0.02 * r, { frication: fricLevel, voice });
+        this.at(seconds - 0.035 * r, { frication: fricLevel, voice });
+        this.at(0.015 * r, { frication: fricLevel * 0.3, voice, formants: nextFormants });
         return;
       }
       case 'aspirate':
-        this.at(0.015, { voice: 0, aspiration: sound.level * level, formants: nextFormants });
-        this.at(seconds - 0.015, { voice: 0, aspiration: sound.level * level });
+        this.at(0.015 * r, { voice: 0, aspiration: sound.level * level, formants: nextFormants });
+        this.at(seconds - 0.015 * r, { voice: 0, aspiration: sound.level * level });
         return;
       case 'sonorant': {
         const formants = this.scale(sound.formants);
-        this.at(0.02, { voice: sound.level * level, formants });
-        this.at(seconds - 0.02, { voice: sound.level * level });
+        this.at(0.02 * r, { voice: sound.level * level, formants });
+        this.at(seconds - 0.02 * r, { voice: sound.level * level });
       }
     }
   }
@@ -161,8 +163,12 @@ export class SegmentBuilder {
   syllable(syllable: Syllable, seconds: number, level: number, timeScale: number): void {
     const onset = syllable.onset.map((p) => phoneSounds[p]);
     const coda = syllable.coda.map((p) => phoneSounds[p]);
-    const consonantTime = [...onset, ...coda].reduce((sum, s) => sum + s.duration * timeScale, 0);
-    const vowelTime = Math.max(0.07 * timeScale, seconds - consonantTime);
+    const timeOf = (sounds: readonly PhoneSound[]): number =>
+      sounds.reduce((sum, s) => sum + s.duration * timeScale, 0);
+    const onsetTime = timeOf(onset);
+    const vowelTime = Math.max(0.07 * timeScale, seconds - onsetTime - timeOf(coda));
+    // The pitch movement completes on the vowel, where it is heard; the coda holds the final pitch.
+    this.contour.duration = onsetTime + vowelTime;
     const first = syllable.nucleus[0] ?? 'e';
     const second = syllable.nucleus[1];
     for (const sound of onset) this.consonant(sound, sound.duration * timeScale, first, level);

@@ -146,11 +146,19 @@ function cjkSyllable(char: string): Syllable {
   return { onset: onset ? [onset] : [], nucleus: glide ? [v1, v2] : [v1], coda };
 }
 
+/** Vowel letters of common non-Latin alphabets (Cyrillic, Greek, Hebrew/Arabic matres), by colour. */
+const foreignVowels: Readonly<Record<string, Vowel>> = Object.fromEntries(
+  [...'аяэеёиіїєыоуюαεηιουωاويאוי'].map((c, i) => [c, vowels[i % vowels.length] ?? 'a']),
+);
+
 /** Letters of non-Latin alphabets (Cyrillic, Greek, Arabic...) become Latin letters by code point. */
 function romanize(char: string): string {
-  const cp = char.codePointAt(0) ?? 0;
+  const lower = char.toLowerCase();
+  const vowel = foreignVowels[lower];
+  if (vowel) return vowel;
+  const cp = lower.codePointAt(0) ?? 0;
   const consonants = 'bdfgklmnprstvz';
-  return cp % 3 === 0 ? (vowels[cp % 5] ?? 'a') : (consonants[cp % consonants.length] ?? 't');
+  return consonants[cp % consonants.length] ?? 't';
 }
 
 class Tokenizer {
