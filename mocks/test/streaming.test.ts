@@ -1,0 +1,139 @@
+import { describe, expect, it, vi } from 'vitest';
+import * as audio from '../audio/index.js';
+import type { SynthesisRequest } from '../audio/types.js';
+import type { AudioEngine } from '../core/context.js';
+import { inProcessTarget, json, mswTarget, nodeTarget, type Target } from './helpers.js';
+
+/** The real audio engine, observed: how many chunks were rendered, and whether the generator was closed. */
+function observedEngine() {
+  const seen = { pulled: 0, closed: false, total: 0 };
+  const engine: AudioEngine = {
+    ...audio,
+    synthesize(request: SynthesisRequest) {
+      const stream = audio.synthesize(request);
+      seen.total = Math.ceil(stream.durationSeconds / 0.1);
+      return {
+        ...stream,
+        *chunks() {
+          try {
+            for (const chunk of stream.chunks()) {
+              seen.pulled += 1;
+              yield chunk;
+            }
+          } finally {
+            seen.closed = true;
+          }
+        },
+      };
+    },
+  };
+  return { engine, seen };
+}
+
+const longText = 'A long story that goes on and on, told slowly. '.repeat(120);
+const streamInit = (prefer?: string) =>
+  json({ generate_text: longText, audio_format: 'pcm' }, prefer ? { Prefer: prefer } : {});
+
+describe('a stream the client abandons stops rendering', () => {
+  it.each([
+    ['in-process', inProcessTarget],
+    ['node', nodeTarget],
+  ] as const)('%s', async (_name, make) => {
+    const { engine, seen } = observedEngine();
+    const target = await make({ audio: engine });
+    const abort = new AbortController();
+    const res = await target.request('/v1/text-to-speech/stream', { ...streamInit(), signal: abort.signal });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await reader.read();
+    if (target.name === 'node') abort.abort();
+    else await reader.cancel();
+    await vi.waitFor(() => expect(seen.closed).toBe(true));
+    expect(seen.total).toBeGreaterThan(2000);
+    // In process nothing is rendered ahead of the reader; over HTTP, only what the socket buffers hold.
+    if (target.name === 'node') expect(seen.pulled).toBeLessThan(seen.total / 2);
+    else expect(seen.pulled).toBeLessThanOrEqual(3);
+    await target.close();
+  });
+});
+
+describe('faults asked for with Prefer', () => {
+  it.each([
+    ['in-process', inProcessTarget],
+    ['msw', mswTarget],
+    ['node', nodeTarget],
+  ] as const)(
+    '%s: cut-after-bytes ends the body after exactly N bytes, with an error',
+    async (_name, make) => {
+      const target: Target = await make();
+      const res = await target.request(
+        '/v1/text-to-speech/stream',
+        streamInit('fault=cut-after-bytes=12345'),
+      );
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      let received = 0;
+      const outcome = await (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return 'ended cleanly';
+          received += value.byteLength;
+        }
+      })().catch(() => 'errored');
+      expect([outcome, received]).toEqual(['errored', 12345]);
+      await target.close();
+    },
+  );
+
+  it.each([
+    ['msw', mswTarget],
+    ['node', nodeTarget],
+  ] as const)('%s: reset fails the request like a dropped connection', async (_name, make) => {
+    const target = await make();
+    await expect(
+      target.request('/v1/voice/list', { headers: { 'X-API-Key': 'mock-key', Prefer: 'fault=reset' } }),
+    ).rejects.toThrow();
+    expect((await target.request('/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } })).status).toBe(
+      200,
+    );
+    await target.close();
+  });
+
+  it('in-process: reset is a network-error Response', async () => {
+    const target = await inProcessTarget();
+    const res = await target.request('/v1/voice/list', {
+      headers: { 'X-API-Key': 'mock-key', Prefer: 'fault=reset' },
+    });
+    expect(res.type).toBe('error');
+  });
+
+  it.each([
+    ['fault=slow-chunks=200', 200, 'between chunks'],
+    ['latency=300', 300, 'before the first chunk only'],
+    ['pace=realtime', 100, 'between chunks (chunkMs)'],
+  ] as [string, number, string][])('%s waits %i ms %s, and the bytes stay the same', async (prefer, ms) => {
+    const waits: number[] = [];
+    const sleep = async (wait: number) => {
+      waits.push(wait);
+    };
+    const target = await inProcessTarget({ sleep });
+    const body = { generate_text: 'Short and sweet.', audio_format: 'pcm' };
+    const plain = new Uint8Array(
+      await (await target.request('/v1/text-to-speech/stream', json(body))).arrayBuffer(),
+    );
+    expect(waits).toEqual([]);
+    const paced = await target.request('/v1/text-to-speech/stream', json(body, { Prefer: prefer }));
+    expect(Buffer.compare(new Uint8Array(await paced.arrayBuffer()), plain)).toBe(0);
+    expect(waits.length).toBeGreaterThan(0);
+    expect(new Set(waits)).toEqual(new Set([ms]));
+    if (prefer.startsWith('latency')) expect(waits).toHaveLength(1);
+  });
+
+  it('an unknown fault is a loud 400', async () => {
+    const target = await inProcessTarget();
+    const res = await target.request('/v1/voice/list', {
+      headers: { 'X-API-Key': 'mock-key', Prefer: 'fault=explode' },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error_message: string }).error_message).toContain('known faults');
+  });
+});
