@@ -97,7 +97,7 @@ export function halveRate(x: Float32Array): Float32Array {
  * @example
  * const full = prepare(signal);
  * const half = prepare(halveRate(signal));
- * const { strength, pitchHz } = framePeriodicity(full, half, 8000, 1600, 160);
+ * const { strength, pitchHz } = framePeriodicity(full, half, 8000, 1600, 160, previousPitchHz);
  */
 export function framePeriodicity(
   full: Prepared,
@@ -105,44 +105,88 @@ export function framePeriodicity(
   sampleRate: number,
   start: number,
   length: number,
+  previousHz = 0,
 ): Periodicity {
   const halfRate = sampleRate / 2;
   const minLag = Math.max(2, Math.floor(halfRate / pitchRange.maxHz));
-  // Scores run one lag beyond each end so that a peak at either end can be recognised as one.
   const maxLag = Math.ceil(halfRate / pitchRange.minHz);
   const halfStart = start >> 1;
   const halfLength = length >> 1;
   if (halfStart + halfLength + maxLag + 1 > half.x.length) return { strength: 0, pitchHz: 0 };
-  const scores = new Float32Array(maxLag + 2);
+  if (previousHz > 0) {
+    // Pitch moves little from one frame to the next: search near the previous period first, which is a
+    // third of the work, and fall back to the whole range when that finds nothing periodic.
+    const low = Math.max(minLag, Math.floor(halfRate / previousHz / 1.25));
+    const high = Math.min(maxLag, Math.ceil((halfRate / previousHz) * 1.25));
+    const near = coarseSearch(half, halfStart, halfLength, low, high);
+    if (near > 0) {
+      const found = refine(full, sampleRate, start, length, 2 * near);
+      if (found.strength >= trackingStrength) return found;
+    }
+  }
+  const coarse = coarseSearch(half, halfStart, halfLength, minLag, maxLag);
+  return coarse === 0 ? { strength: 0, pitchHz: 0 } : refine(full, sampleRate, start, length, 2 * coarse);
+}
+
+/** Below this, a period found near the previous one is not trusted and the whole range is searched. */
+const trackingStrength = 0.7;
+
+/**
+ * The coarse period in half-rate samples: the shortest lag that is a local peak within 10 % of the best
+ * (multiples of the period score as high), or 0 when nothing correlates.
+ */
+function coarseSearch(half: Prepared, start: number, length: number, minLag: number, maxLag: number): number {
+  // Scores run one lag beyond each end so that a peak at either end can be recognised as one.
+  const scores = scratch(maxLag + 2);
   let best = 0;
   for (let lag = minLag - 1; lag <= maxLag + 1; lag++) {
-    const r = correlation(half, halfStart, halfLength, lag);
+    const r = correlation(half, start, length, lag);
     scores[lag] = r;
     if (r > best) best = r;
   }
-  // Prefer the shortest lag that is a local peak close to the best: multiples of the period score as high.
-  let coarse = 0;
-  for (let lag = minLag; lag <= maxLag && coarse === 0; lag++) {
+  if (best <= 0) return 0;
+  for (let lag = minLag; lag <= maxLag; lag++) {
     const r = scores[lag] as number;
-    if (r >= 0.9 * best && r >= (scores[lag - 1] as number) && r >= (scores[lag + 1] as number)) coarse = lag;
+    if (r >= 0.9 * best && r >= (scores[lag - 1] as number) && r >= (scores[lag + 1] as number)) return lag;
   }
-  if (coarse === 0 || best <= 0) return { strength: 0, pitchHz: 0 };
+  return 0;
+}
+
+/** Searches ±3 samples around `around` at the full rate, then fits a parabola through the best three. */
+function refine(
+  full: Prepared,
+  sampleRate: number,
+  start: number,
+  length: number,
+  around: number,
+): Periodicity {
   let fineLag = 0;
   let fineBest = -1;
-  const fine = new Map<number, number>();
-  for (let lag = 2 * coarse - 3; lag <= 2 * coarse + 3; lag++) {
-    const r = correlation(full, start, length, lag);
-    fine.set(lag, r);
-    if (r > fineBest) {
-      fineBest = r;
+  let before = 0;
+  let after = 0;
+  let previous = correlation(full, start, length, around - 4);
+  let current = correlation(full, start, length, around - 3);
+  for (let lag = around - 3; lag <= around + 3; lag++) {
+    const next = correlation(full, start, length, lag + 1);
+    if (current > fineBest) {
+      fineBest = current;
       fineLag = lag;
+      before = previous;
+      after = next;
     }
+    previous = current;
+    current = next;
   }
-  const before = fine.get(fineLag - 1) ?? fineBest;
-  const after = fine.get(fineLag + 1) ?? fineBest;
   const curvature = before - 2 * fineBest + after;
   const shift = curvature < 0 ? (0.5 * (before - after)) / curvature : 0;
   return { strength: fineBest, pitchHz: sampleRate / (fineLag + Math.max(-0.5, Math.min(0.5, shift))) };
+}
+
+let scratchBuffer = new Float32Array(64);
+/** One reusable buffer for the coarse scores: a frame's search allocates nothing. */
+function scratch(size: number): Float32Array {
+  if (scratchBuffer.length < size) scratchBuffer = new Float32Array(size);
+  return scratchBuffer;
 }
 
 /**

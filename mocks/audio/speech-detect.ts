@@ -61,6 +61,9 @@ function frameLevels(y: Float32Array, frameLength: number, count: number): Float
   return levels;
 }
 
+/** Frames judged together: the context spans a second, so judging every 100 ms loses nothing. */
+const blockFrames = 5;
+
 /**
  * Marks frames that are voiced and, around them, vary in level and pitch as speech does. The pitch spread
  * is interquartile so that the few odd frames at a tone's onset do not make the tone look like intonation.
@@ -74,12 +77,18 @@ function speechFrames(
 ): Uint8Array {
   const speech = new Uint8Array(levels.length);
   const window = new Float32Array(2 * context + 1);
-  for (let f = 0; f < levels.length; f++) {
-    if (!voiced[f]) continue;
+  for (let block = 0; block < levels.length; block += blockFrames) {
+    const blockEnd = Math.min(levels.length, block + blockFrames);
+    if (!voiced.subarray(block, blockEnd).includes(1)) continue;
+    const centre = Math.min(levels.length - 1, block + (blockFrames >> 1));
     let lowLevel = Infinity;
     let highLevel = -Infinity;
     let count = 0;
-    for (let g = Math.max(0, f - context), end = Math.min(levels.length, f + context + 1); g < end; g++) {
+    for (
+      let g = Math.max(0, centre - context), end = Math.min(levels.length, centre + context + 1);
+      g < end;
+      g++
+    ) {
       const level = levels[g] as number;
       if (level < lowLevel) lowLevel = level;
       if (level > highLevel) highLevel = level;
@@ -88,7 +97,8 @@ function speechFrames(
     if (highLevel - lowLevel < o.minLevelRangeDb) continue;
     const sorted = window.subarray(0, count).sort();
     const spread = (sorted[(count * 3) >> 2] as number) / (sorted[count >> 2] as number) - 1;
-    if (spread >= o.minPitchVariation) speech[f] = 1;
+    if (spread < o.minPitchVariation) continue;
+    for (let f = block; f < blockEnd; f++) speech[f] = voiced[f] as number;
   }
   return speech;
 }
@@ -136,7 +146,15 @@ export function detectSpeech(
   const voiced = new Uint8Array(count);
   for (let f = 0; f < count; f++) {
     if ((levels[f] as number) < threshold) continue;
-    const { strength, pitchHz } = framePeriodicity(full, half, sampleRate, f * frameLength, frameLength);
+    const previous = f > 0 && voiced[f - 1] ? (pitches[f - 1] as number) : 0;
+    const { strength, pitchHz } = framePeriodicity(
+      full,
+      half,
+      sampleRate,
+      f * frameLength,
+      frameLength,
+      previous,
+    );
     pitches[f] = pitchHz;
     voiced[f] = strength >= o.voicingThreshold ? 1 : 0;
   }
