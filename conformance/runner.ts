@@ -122,6 +122,7 @@ export async function runCases(
       remainingFreeCloneCountBefore: freeBefore,
       remainingFreeCloneCountAfter: freeAfter,
       voicesCreated: state.voicesCreated,
+      uploads: state.uploads,
       voicesDeleted: cleanup.deleted,
       voicesRemaining: cleanup.remaining,
       cleanupFailures: cleanup.failures,

@@ -105,6 +105,8 @@ export interface RunBilling {
   readonly remainingFreeCloneCountBefore: number | null;
   readonly remainingFreeCloneCountAfter: number | null;
   readonly voicesCreated: number;
+  /** Successful uploads the run made (they count against the upload rate limit of §8). */
+  readonly uploads: number;
   /** Deleted by the cleanup (voices a case deleted itself are not counted). */
   readonly voicesDeleted: number;
   /** Voices with the run prefix still listed after the cleanup: 0 unless the deployment refused deletes. */

@@ -56,6 +56,7 @@ const run: RunResult = {
     remainingFreeCloneCountBefore: 3,
     remainingFreeCloneCountAfter: 3,
     voicesCreated: 0,
+    uploads: 0,
     voicesDeleted: 0,
     voicesRemaining: 0,
     cleanupFailures: [],

@@ -55,7 +55,7 @@ export function terminalSummary(run: RunResult): string {
   lines.push(
     '',
     `Cases: ${c.total}; ${c.pass} pass, ${c.fail} fail, ${c.error} error, ${c.warn} warn, ${c.observed} observed, ${c.skip} skipped in ${(run.durationMs / 1000).toFixed(1)} s`,
-    `Voices created: ${b.voicesCreated}, deleted by cleanup: ${b.voicesDeleted}, left: ${b.voicesRemaining}; remainingFreeCloneCount before ${b.remainingFreeCloneCountBefore ?? '?'}, after ${b.remainingFreeCloneCountAfter ?? '?'}`,
+    `Uploads: ${b.uploads}. Voices created: ${b.voicesCreated}, deleted by cleanup: ${b.voicesDeleted}, left: ${b.voicesRemaining}; remainingFreeCloneCount before ${b.remainingFreeCloneCountBefore ?? '?'}, after ${b.remainingFreeCloneCountAfter ?? '?'}`,
     ...(b.cleanupFailures.length > 0 ? [`Cleanup failures: ${b.cleanupFailures.join('; ')}`] : []),
     run.ok
       ? 'PASS: every must case passed'
