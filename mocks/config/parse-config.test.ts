@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from './defaults.js';
+import { ConfigError, parseConfig } from './parse-config.js';
+
+const key = { key: 'k', user: 'u', organization: 'o', project: 'p', environment: 'e' };
+
+describe('parseConfig', () => {
+  it('gives the defaults for an empty object', () => {
+    expect(parseConfig({})).toEqual(defaultConfig);
+  });
+
+  it('merges partial sections and fills key defaults (account = organization, every capability on)', () => {
+    const config = parseConfig({ keys: [key], streaming: { chunkMs: 20 }, maxTextLength: 500 });
+    expect(config.keys).toEqual([
+      { ...key, account: 'o', capabilities: { tts: true, upload: true, voiceCloning: true } },
+    ]);
+    expect(config.streaming).toEqual({ ...defaultConfig.streaming, chunkMs: 20 });
+    expect(config.maxTextLength).toBe(500);
+  });
+
+  it.each([
+    [
+      { keys: [key, key, { ...key, key: 'k3', organization: '' }] },
+      'config.keys[2].organization: expected a non-empty string',
+    ],
+    [{ keys: [key, key] }, 'config.keys[1].key: duplicate key "k"'],
+    [{ keys: [] }, 'config.keys: expected a non-empty array'],
+    [
+      { keys: [{ ...key, capabilities: { clone: true } }] },
+      'config.keys[0].capabilities.clone: unknown capability',
+    ],
+    [{ freeCloneUses: -1 }, 'config.freeCloneUses: expected an integer >= 0'],
+    [{ uploadsPerHour: 2.5 }, 'config.uploadsPerHour: expected an integer >= 0'],
+    [{ audioFormats: ['wav', 'flac'] }, 'config.audioFormats: unknown format flac'],
+    [{ audioFormats: ['mp3'] }, 'config.defaultAudioFormat: "wav" is not in config.audioFormats'],
+    [{ streaming: { chunkMs: 0 } }, 'config.streaming.chunkMs: expected a number >= 1'],
+    [{ streaming: { realtime: 'yes' } }, 'config.streaming.realtime: expected true or false'],
+    [{ reference: { maxPause: 3 } }, 'config.reference.maxPause: unknown field'],
+    [{ pcmHeaders: { sampleRate: '' } }, 'config.pcmHeaders.sampleRate: expected a non-empty string'],
+    [{ languagez: ['en'] }, 'config.languagez: unknown field'],
+    [[], 'config: expected a JSON object'],
+  ])('refuses %j naming the field', (input, message) => {
+    expect(() => parseConfig(input)).toThrow(ConfigError);
+    expect(() => parseConfig(input)).toThrow(message);
+  });
+});

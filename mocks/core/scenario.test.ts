@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { errors } from '../../openapi/contract.js';
+import { isFailure } from './envelope.js';
+import { applyFaults, parsePreferences, preferredResponse } from './scenario.js';
+
+describe('parsePreferences', () => {
+  it.each([
+    [null, { faults: [] }],
+    ['code=503', { code: 503, faults: [] }],
+    ['code="429", respond-async', { code: 429, faults: [] }],
+    ['fault=cut-after-bytes=1000', { faults: [{ kind: 'cut-after-bytes', bytes: 1000 }] }],
+    ['fault=reset; fault=slow-chunks=20', { faults: [{ kind: 'reset' }, { kind: 'slow-chunks', ms: 20 }] }],
+    ['latency=250, pace=realtime', { latencyMs: 250, realtime: true, faults: [] }],
+  ])('%s → %j', (header, expected) => {
+    expect(parsePreferences(header)).toEqual(expected);
+  });
+
+  it.each(['code=abc', 'fault=explode', 'fault=cut-after-bytes', 'fault=reset=1', 'latency=-5'])(
+    'refuses %s',
+    (header) => {
+      expect(isFailure(parsePreferences(header))).toBe(true);
+    },
+  );
+});
+
+describe('preferredResponse', () => {
+  it('runs the operation for a success code', () => {
+    expect(preferredResponse('listVoices', 200)).toBeUndefined();
+  });
+
+  it.each([
+    ['uploadFile', 503, errors.storageUnavailable.code],
+    ['uploadFile', 504, errors.uploadTimeout.code],
+    ['saveVoice', 409, errors.voiceIdTaken.code],
+    ['deleteVoice', 403, errors.systemVoiceNotDeletable.code],
+  ] as const)('%s code=%i answers error_code %i', async (operation, status, code) => {
+    const response = preferredResponse(operation, status) as Response;
+    expect(response.status).toBe(status);
+    expect(((await response.json()) as { error_code: number }).error_code).toBe(code);
+  });
+
+  it('names the available codes for an undocumented one', () => {
+    const failure = preferredResponse('listVoices', 503);
+    expect(isFailure(failure) && failure.message).toContain('available: 200, 400, 401, 500');
+  });
+});
+
+describe('applyFaults', () => {
+  const body = () => new Response(new Uint8Array(100).fill(7));
+
+  it('cuts the body after N bytes with an error', async () => {
+    const reader = applyFaults(
+      body(),
+      [{ kind: 'cut-after-bytes', bytes: 40 }],
+      async () => {},
+    ).body?.getReader();
+    expect((await reader?.read())?.value?.byteLength).toBe(40);
+    await expect(reader?.read()).rejects.toThrow('cut after 40 bytes');
+  });
+
+  it('leaves a body shorter than N untouched', async () => {
+    const res = applyFaults(body(), [{ kind: 'cut-after-bytes', bytes: 1000 }], async () => {});
+    expect((await res.arrayBuffer()).byteLength).toBe(100);
+  });
+});

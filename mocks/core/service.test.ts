@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { synthesizeToBytes, systemVoices } from '../audio/index.js';
+import type { AudioEngine } from './context.js';
+import { createMockService, type MockService } from './service.js';
+
+const reference = synthesizeToBytes({
+  text: 'This is my reference voice, recorded for cloning. It is long enough.',
+  voice: systemVoices[0] as (typeof systemVoices)[0],
+  format: 'wav',
+});
+/** The real engine, except that analysis accepts anything instantly: these tests are about state, not audio. */
+const quickAudio = async (): Promise<AudioEngine> => {
+  const audio = await import('../audio/index.js');
+  const accepted = await audio.analyze(reference);
+  return { ...audio, analyze: async () => accepted };
+};
+
+const call = (service: MockService, path: string, init: RequestInit = {}) =>
+  service
+    .fetch(
+      new Request(`http://mock.test${path}`, {
+        ...init,
+        headers: { 'X-API-Key': 'mock-key', ...init.headers },
+      }),
+    )
+    .then(async (res) => ({
+      status: res.status,
+      body: (await res.json()) as { error_code: number; data: any },
+    }));
+
+async function withVoices(ids: string[]) {
+  const service = createMockService({ audio: await quickAudio(), validateResponses: true });
+  const form = new FormData();
+  form.set('scene', 'audio');
+  form.set('file', new Blob([reference.slice()]), 'r.wav');
+  const upload = await call(service, '/v1/files/upload', { method: 'POST', body: form });
+  for (const voice_id of ids) {
+    const saved = await call(service, '/v1/voice/save', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ voice_id, ref_audio: upload.body.data.object_key }),
+    });
+    expect(saved.status).toBe(200);
+    service.clock.advance(1000);
+  }
+  return service;
+}
+
+const ids = (body: { data: { list: { voice_id: string }[] } }) => body.data.list.map((v) => v.voice_id);
+
+describe('list paging (list-order decision)', () => {
+  it('walks every voice oldest first, page by page', async () => {
+    const service = await withVoices(['a', 'b', 'c', 'd', 'e']);
+    const seen: string[] = [];
+    let cursor = '';
+    for (let page = 0; page < 5; page++) {
+      const { body } = await call(
+        service,
+        `/v1/voice/list?page_size=2${cursor ? `&voice_id=${cursor}` : ''}`,
+      );
+      seen.push(...ids(body));
+      if (!body.data.has_more) break;
+      cursor = body.data.next_voice_id;
+    }
+    expect(seen).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(service.responseViolations).toEqual([]);
+  });
+
+  it('resumes after the old position of a cursor whose voice was deleted', async () => {
+    const service = await withVoices(['a', 'b', 'c', 'd']);
+    const first = await call(service, '/v1/voice/list?page_size=2');
+    expect(first.body.data.next_voice_id).toBe('c');
+    await call(service, '/v1/voice/c', { method: 'DELETE' });
+    const next = await call(service, '/v1/voice/list?page_size=2&voice_id=c');
+    expect(ids(next.body)).toEqual(['d']);
+  });
+
+  it('counts free uses down, then records charged creations in the ledger', async () => {
+    const service = await withVoices(['a', 'b', 'c', 'd', 'e']);
+    const { body } = await call(service, '/v1/voice/list');
+    expect(body.data.remainingFreeCloneCount).toBe(0);
+    const ledger = await call(service, '/__mock/ledger');
+    expect(ledger.body.data.accounts['account-1']).toMatchObject({
+      freeUsesConsumed: 3,
+      chargedCreations: [{ voice_id: 'd' }, { voice_id: 'e' }],
+    });
+  });
+});
+
+describe('snapshot and restore', () => {
+  it('puts voices, ledger and rate-limit state back', async () => {
+    const service = await withVoices(['keep']);
+    const snapshot = JSON.parse(JSON.stringify((await call(service, '/__mock/snapshot')).body.data));
+    await withVoicesOn(service, 'extra');
+    await call(service, '/v1/voice/keep', { method: 'DELETE' });
+    const restored = await call(service, '/__mock/restore', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(snapshot),
+    });
+    expect(restored.status).toBe(200);
+    expect(ids((await call(service, '/v1/voice/list')).body)).toEqual(['keep']);
+    expect(service.snapshot()).toEqual(snapshot);
+  });
+
+  it('refuses something that is not a snapshot and keeps the state', async () => {
+    const service = await withVoices(['keep']);
+    const refused = await call(service, '/__mock/restore', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"version":2}',
+    });
+    expect(refused.status).toBe(400);
+    expect(ids((await call(service, '/v1/voice/list')).body)).toEqual(['keep']);
+  });
+});
+
+async function withVoicesOn(service: MockService, voiceId: string) {
+  const listed = service.state.uploads.snapshot().records[0];
+  await call(service, '/v1/voice/save', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ voice_id: voiceId, ref_audio: listed?.objectKey }),
+  });
+}
+
+describe('determinism', () => {
+  it('gives the same object keys and synthesis bytes for the same seed and requests', async () => {
+    const run = async () => {
+      const service = await withVoices(['same']);
+      const res = await service.fetch(
+        new Request('http://mock.test/v1/text-to-speech', {
+          method: 'POST',
+          headers: { 'X-API-Key': 'mock-key', 'Content-Type': 'application/json' },
+          body: JSON.stringify({ generate_text: 'Same words.', voice_id: 'same' }),
+        }),
+      );
+      return { snapshot: service.snapshot(), bytes: new Uint8Array(await res.arrayBuffer()) };
+    };
+    const [one, two] = [await run(), await run()];
+    expect(two.snapshot).toEqual(one.snapshot);
+    expect(Buffer.compare(one.bytes, two.bytes)).toBe(0);
+  });
+});
