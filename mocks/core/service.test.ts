@@ -25,6 +25,7 @@ const call = (service: MockService, path: string, init: RequestInit = {}) =>
     )
     .then(async (res) => ({
       status: res.status,
+      // biome-ignore lint/suspicious/noExplicitAny: tests read answer data by path, and the schema checks its shape
       body: (await res.json()) as { error_code: number; data: any },
     }));
 
