@@ -145,7 +145,9 @@ export class CaseContext {
     this.check(/json/i.test(ct), `the envelope comes with Content-Type ${JSON.stringify(ct)}, not JSON`, {
       request: ex.request,
     });
-    for (const p of envelopeProblems(ex.json, ex.status, { dataMayBeNull: op === 'deleteVoice' })) {
+    for (const p of envelopeProblems(ex.json, ex.status, {
+      dataMayBeNull: op === 'deleteVoice' || op === 'saveVoice',
+    })) {
       this.fail(`envelope (§2.1, §7): ${p}`, { request: ex.request });
     }
     if (ex.json === undefined) return;
