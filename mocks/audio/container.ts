@@ -7,15 +7,23 @@ export interface Sniffed {
   readonly codec: string | undefined;
   /** A few words on what was recognised, for error messages. */
   readonly detail: string;
+  /** Where the first audio frame starts (after ID3 tags for MP3); 0 for other containers. */
+  readonly audioOffset: number;
 }
 
 const ascii = (bytes: Uint8Array, at: number, length: number): string =>
   at + length > bytes.length ? '' : String.fromCharCode(...bytes.subarray(at, at + length));
 
-const found = (container: Container, codec: string | undefined, detail: string): Sniffed => ({
+const found = (
+  container: Container,
+  codec: string | undefined,
+  detail: string,
+  audioOffset = 0,
+): Sniffed => ({
   container,
   codec,
   detail,
+  audioOffset,
 });
 
 /**
@@ -116,8 +124,17 @@ const mpegRates: Record<number, readonly number[]> = {
   0: [11025, 12000, 8000],
 };
 
-/** An MPEG audio Layer III frame header at `at`: its length in bytes and its key, or null. */
-export function mpegFrameAt(bytes: Uint8Array, at: number): { length: number; key: number } | null {
+/** One MPEG audio Layer III frame header. */
+export interface MpegFrame {
+  readonly length: number;
+  /** Version, layer and sample-rate bits: equal in every frame of one stream. */
+  readonly key: number;
+  readonly samples: number;
+  readonly sampleRate: number;
+}
+
+/** The MPEG audio Layer III frame header at `at`, or null when there is none. */
+export function mpegFrameAt(bytes: Uint8Array, at: number): MpegFrame | null {
   const b1 = bytes[at + 1] ?? 0;
   const b2 = bytes[at + 2] ?? 0;
   if (bytes[at] !== 0xff || (b1 & 0xe0) !== 0xe0) return null;
@@ -129,7 +146,7 @@ export function mpegFrameAt(bytes: Uint8Array, at: number): { length: number; ke
   if (layer !== 1 || rate === undefined || bitrateIndex === 0 || bitrateIndex === 15) return null;
   const kbps = (version === 3 ? mpeg1Layer3Kbps : mpeg2Layer3Kbps)[bitrateIndex] ?? 0;
   const length = Math.floor(((version === 3 ? 144 : 72) * kbps * 1000) / rate) + ((b2 >> 1) & 1);
-  return { length, key: (b1 << 8) | (b2 & 0x0c) };
+  return { length, key: (b1 << 8) | (b2 & 0x0c), samples: version === 3 ? 1152 : 576, sampleRate: rate };
 }
 
 function adtsFrameLength(bytes: Uint8Array, at: number): number {
@@ -167,7 +184,7 @@ function sniffMpegFamily(bytes: Uint8Array, start: number): Sniffed {
 }
 
 /** A lone sync word is common in random bytes; a second frame where the first one ends is not. */
-function chainsMpeg(bytes: Uint8Array, at: number, frame: { length: number; key: number }): boolean {
+export function chainsMpeg(bytes: Uint8Array, at: number, frame: MpegFrame): boolean {
   const next = at + frame.length;
   if (next === bytes.length) return true;
   return mpegFrameAt(bytes, next)?.key === frame.key;
