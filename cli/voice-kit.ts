@@ -45,9 +45,7 @@ async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<num
     fail(`voice-kit mock: cannot listen on ${flags.host}:${port}: ${(error as Error).message}`);
     return 1;
   }
-  const keys = server.service.config.keys.map((k) => k.key).join(', ');
-  write(`voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/)`);
-  return new Promise((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -56,6 +54,10 @@ async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<num
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  // Printed only once Ctrl-C is handled, so whoever reads the line may stop the server at once.
+  const keys = server.service.config.keys.map((k) => k.key).join(', ');
+  write(`voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/)`);
+  return stopped;
 }
 
 /**
