@@ -178,7 +178,7 @@ function sniffMpegFamily(bytes: Uint8Array, start: number): Sniffed {
       return found('aac', 'aac', 'raw AAC (ADTS) without a container');
     const frame = mpegFrameAt(bytes, i);
     if (frame && chainsMpeg(bytes, i, frame))
-      return found('mp3', 'mp3', 'an MP3 file (MPEG audio Layer III)');
+      return found('mp3', 'mp3', 'an MP3 file (MPEG audio Layer III)', i);
   }
   return found('unknown', undefined, 'bytes of no supported audio format');
 }
