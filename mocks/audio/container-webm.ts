@@ -56,6 +56,50 @@ interface Track {
   codec: string;
 }
 
+interface Elements {
+  readonly tracks: Track[];
+  /** Nanoseconds per timestamp unit (TimecodeScale), 1 ms by default. */
+  scale: number;
+  readonly blocks: Array<{ track: number; time: number }>;
+}
+
+/** One pass over the elements: masters are entered, leaves read or skipped; stops where the bytes end. */
+function readElements(bytes: Uint8Array): Elements {
+  const found: Elements = { tracks: [], scale: 1_000_000, blocks: [] };
+  let cluster = 0;
+  let at = 0;
+  while (at < bytes.length) {
+    const id = vint(bytes, at, true);
+    const size = id && vint(bytes, at + id.length, false);
+    if (!id || !size) break;
+    const body = at + id.length + size.length;
+    if (descend.has(id.value)) {
+      if (id.value === ids.trackEntry) found.tracks.push({ number: 0, type: 0, codec: '' });
+      at = body;
+      continue;
+    }
+    if (body + size.value > bytes.length) break;
+    const track = found.tracks[found.tracks.length - 1];
+    const value = () => unsigned(bytes, body, size.value);
+    if (id.value === ids.timecodeScale) found.scale = value();
+    else if (id.value === ids.timecode) cluster = value();
+    else if (track && id.value === ids.trackNumber) track.number = value();
+    else if (track && id.value === ids.trackType) track.type = value();
+    else if (track && id.value === ids.codecId)
+      track.codec = String.fromCharCode(...bytes.subarray(body, body + size.value));
+    else if (id.value === ids.simpleBlock || id.value === ids.block) {
+      const number = vint(bytes, body, false);
+      if (number) {
+        const high = bytes[body + number.length] as number;
+        const relative = (((high << 8) | (bytes[body + number.length + 1] as number)) << 16) >> 16;
+        found.blocks.push({ track: number.value, time: cluster + relative });
+      }
+    }
+    at = body + size.value;
+  }
+  return found;
+}
+
 /**
  * Reads the duration of a WebM file from its blocks' timestamps. Browsers' MediaRecorder writes WebM
  * without a Duration element and with unknown sizes, so the header alone often cannot say how long it is.
@@ -64,53 +108,21 @@ interface Track {
  * const { seconds, audioCodecs } = scanWebm(bytes); // 7.6, ['A_OPUS']
  */
 export function scanWebm(bytes: Uint8Array): WebmScan {
-  const tracks: Track[] = [];
-  let scale = 1_000_000;
-  let cluster = 0;
+  const { tracks, scale, blocks } = readElements(bytes);
+  const audioTracks = tracks.filter((track) => track.type === audioTrackType);
+  const audio = new Set(audioTracks.map((track) => track.number));
+  const audioBlocks = blocks.filter((block) => audio.has(block.track));
   let first = Infinity;
   let last = -Infinity;
   let step = 0;
-  let blocks: Array<{ track: number; time: number }> = [];
-  let at = 0;
-  while (at < bytes.length) {
-    const id = vint(bytes, at, true);
-    const size = id && vint(bytes, at + id.length, false);
-    if (!id || !size) break;
-    const body = at + id.length + size.length;
-    if (descend.has(id.value)) {
-      if (id.value === ids.trackEntry) tracks.push({ number: 0, type: 0, codec: '' });
-      at = body;
-      continue;
-    }
-    if (body + size.value > bytes.length) break;
-    const track = tracks[tracks.length - 1];
-    if (id.value === ids.timecodeScale) scale = unsigned(bytes, body, size.value);
-    else if (id.value === ids.timecode) cluster = unsigned(bytes, body, size.value);
-    else if (track && id.value === ids.trackNumber) track.number = unsigned(bytes, body, size.value);
-    else if (track && id.value === ids.trackType) track.type = unsigned(bytes, body, size.value);
-    else if (track && id.value === ids.codecId)
-      track.codec = String.fromCharCode(...bytes.subarray(body, body + size.value));
-    else if (id.value === ids.simpleBlock || id.value === ids.block) {
-      const number = vint(bytes, body, false);
-      if (number) {
-        const high = bytes[body + number.length] as number;
-        const relative = (((high << 8) | (bytes[body + number.length + 1] as number)) << 16) >> 16;
-        blocks.push({ track: number.value, time: cluster + relative });
-      }
-    }
-    at = body + size.value;
-  }
-  const audio = new Set(tracks.filter((track) => track.type === audioTrackType).map((track) => track.number));
-  blocks = blocks.filter((block) => audio.has(block.track));
-  for (const [index, block] of blocks.entries()) {
+  for (const [index, block] of audioBlocks.entries()) {
     first = Math.min(first, block.time);
     if (block.time > last) {
       // The last block lasts as long as the step before it: Opus and Vorbis frames are evenly spaced.
-      step = index > 0 ? block.time - (blocks[index - 1]?.time ?? block.time) : 0;
+      step = index > 0 ? block.time - (audioBlocks[index - 1]?.time ?? block.time) : 0;
       last = block.time;
     }
   }
-  const audioCodecs = tracks.filter((track) => track.type === audioTrackType).map((track) => track.codec);
-  const seconds = blocks.length > 0 ? ((last - first + step) * scale) / 1e9 : 0;
-  return { seconds, audioBlocks: blocks.length, audioCodecs };
+  const seconds = audioBlocks.length > 0 ? ((last - first + step) * scale) / 1e9 : 0;
+  return { seconds, audioBlocks: audioBlocks.length, audioCodecs: audioTracks.map((track) => track.codec) };
 }
