@@ -143,6 +143,24 @@ describe('readWav and decodeWavMono', () => {
     expect(wav.clamped).toBe(true);
   });
 
+  it('reads RF64: the data size comes from the ds64 chunk', () => {
+    const ds64 = new Uint8Array(28);
+    const view = new DataView(ds64.buffer);
+    view.setUint32(8, 2000, true); // data size, low 32 bits: 1000 frames of 16-bit mono
+    const bytes = writeWav([signal], {
+      sampleRate: 8000,
+      chunks: [{ id: 'ds64', body: ds64 }],
+      riffSize: 0xffffffff,
+      dataSize: 0xffffffff,
+    });
+    bytes.set([0x52, 0x46, 0x36, 0x34], 0); // 'RF64'
+    const trailing = new Uint8Array(bytes.length + 10);
+    trailing.set(bytes);
+    const wav = read(trailing);
+    expect(wav).toMatchObject({ frames: 1000, clamped: false });
+    expect(maxError(decodeWavMono(trailing, wav), signal)).toBeLessThan(1 / 10000);
+  });
+
   it('counts only whole frames when the data ends mid-frame', () => {
     const bytes = writeWav([signal, signal], { sampleRate: 8000, bits: 24 });
     expect(read(bytes.subarray(0, bytes.length - 4)).frames).toBe(999);
