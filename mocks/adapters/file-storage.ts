@@ -30,10 +30,14 @@ export async function tempDirStorage(): Promise<Storage & { readonly directory: 
       return {
         async write(chunk) {
           if (failure) throw failure;
-          if (!out.write(chunk))
-            await new Promise<void>((resolve) =>
-              out.once('drain', () => resolve()).once('close', () => resolve()),
-            );
+          if (out.write(chunk)) return;
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              out.off('drain', done).off('close', done);
+              resolve();
+            };
+            out.on('drain', done).on('close', done);
+          });
         },
         async close() {
           await new Promise<void>((resolve, reject) =>

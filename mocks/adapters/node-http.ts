@@ -1,7 +1,33 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Readable } from 'node:stream';
 import { errors } from '../../openapi/contract.js';
+
+/**
+ * A web stream over the request body that reads from the socket only as fast as the core consumes
+ * (Node 20's Readable.toWeb buffers ahead when the consumer is slower, e.g. writing to disk).
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once('end', () => controller.close());
+        req.once('error', (error) => controller.error(error));
+        req.pause();
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        req.resume();
+      },
+    },
+    { highWaterMark: 65_536, size: (chunk) => chunk.byteLength },
+  );
+}
 
 /** Builds the Fetch Request of an incoming Node request; its body is streamed, never buffered. */
 export function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
@@ -15,7 +41,7 @@ export function toRequest(req: IncomingMessage, origin: string, signal: AbortSig
     method: req.method ?? 'GET',
     headers,
     signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
   } as RequestInit);
 }
 
