@@ -164,7 +164,8 @@ describe('robustness over real HTTP', () => {
   });
   afterAll(() => target.close());
 
-  it.each(cases)('%s → %i/%i', async (_name, path, init, status, code) => {
+  const table = cases.map(([name, path, init, status, code]) => [name, status, code, path, init] as const);
+  it.each(table)('%s → %i/%i', async (_name, status, code, path, init) => {
     const res = await target.request(path, init);
     const body = await envelope(res);
     expect([res.status, body.error_code]).toEqual([status, code]);
