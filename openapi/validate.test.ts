@@ -104,6 +104,12 @@ describe('validateResponse', () => {
     ['uploadFile', 400, { ...failure, error_message: '' }, ['/error_message minLength']],
     ['synthesizeSpeech', 400, { ...failure, succeed: true }, ['/succeed const']],
     ['synthesizeSpeech', 200, 'not json at all', []],
+    [
+      'listVoices',
+      200,
+      { ...envelope, data: { ...page, list: [{ ...voice, voice_url: 'no scheme here' }] } },
+      ['/data/list/0/voice_url format'],
+    ],
   ] as const)('%s %i %j → %j', (operationId, status, body, expected) => {
     expect(brief(validateResponse(operationId, status, body))).toEqual(expected);
   });
@@ -117,6 +123,14 @@ describe('validateResponse', () => {
     expect(brief(findings)).toEqual([' status']);
     expect(findings[0]?.message).toContain(String(status));
   });
+
+  // The validators are precompiled by `npm run generate`; a status whose schema was missed would throw.
+  it.each(operationIds.flatMap((id) => documentedStatuses(id).map((status) => [id, status] as const)))(
+    '%s %i has a precompiled validator',
+    (operationId, status) => {
+      expect(() => validateResponse(operationId, status, null)).not.toThrow();
+    },
+  );
 });
 
 describe('documentedStatuses', () => {

@@ -1,16 +1,18 @@
 /**
  * Validators and routing derived from the OpenAPI document at run time, with no file or Node access:
- * the document comes from `generated/spec.ts`, and ajv compiles each schema once, on first use.
+ * the document comes from `generated/spec.ts`, and each schema's validator from `generated/validators.ts`
+ * (ajv standalone code made by `npm run generate`).
  * Expected failures are values (`Finding[]`); nothing here throws for bad input.
  *
  * @example
  * const route = matchRoute('GET', '/v1/voice/list');
  * if (route.kind === 'match') validateQuery(route.operationId, { page_size: '5' }); // []
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { OperationId } from './contract.js';
 import { at, child, isObject, type Located, type Operation, operations, resolve } from './document-index.js';
-import { type Json, openapiDocument } from './generated/spec.js';
+import type { Json } from './generated/spec.js';
+import { type PrecompiledValidator, validators } from './generated/validators.js';
 
 export { matchRoute, type RouteMatch } from './route-match.js';
 
@@ -21,39 +23,15 @@ export interface Finding {
   keyword: string;
 }
 
-const docId = 'voice-service.yaml';
-
-let ajvInstances: { plain: Ajv2020; coercing: Ajv2020 } | undefined;
-const compiled = new Map<string, ValidateFunction>();
-
-function ajv(coerce: boolean): Ajv2020 {
-  if (!ajvInstances) {
-    const make = (coerceTypes: boolean) => {
-      // strict: false because OpenAPI schemas carry `example`, `x-…` and other non-JSON-Schema keys.
-      const instance = new Ajv2020({ strict: false, allErrors: true, coerceTypes, validateSchema: false });
-      instance.addFormat('binary', true);
-      instance.addFormat('uri', (value: string) => /^[a-z][a-z0-9+.-]*:[^\s]*$/i.test(value));
-      instance.addSchema(openapiDocument as object, docId);
-      return instance;
-    };
-    ajvInstances = { plain: make(false), coercing: make(true) };
-  }
-  return coerce ? ajvInstances.coercing : ajvInstances.plain;
-}
-
-function validatorFor(key: string, schema: object, coerce = false): ValidateFunction {
-  const cacheKey = `${coerce ? 'coerce' : 'plain'} ${key}`;
-  let validate = compiled.get(cacheKey);
-  if (!validate) {
-    validate = ajv(coerce).compile(schema);
-    compiled.set(cacheKey, validate);
-  }
+/**
+ * The validator `npm run generate` precompiled for a schema (ajv standalone code: no compiler is
+ * imported or run here, which kept ~300 ms off the mock's startup). A missing one means the
+ * generated files are stale, a bug to be loud about.
+ */
+function validatorFor(key: string, coerce = false): PrecompiledValidator {
+  const validate = validators[`${coerce ? 'coerce' : 'plain'} ${key}`];
+  if (!validate) throw new Error(`no precompiled validator for ${key}: run \`npm run generate\``);
   return validate;
-}
-
-function refTo(pointer: string): { $ref: string } {
-  const fragment = pointer.split('/').map(encodeURIComponent).join('/');
-  return { $ref: `${docId}#${fragment}` };
 }
 
 function toFindings(errors: ErrorObject[] | null | undefined): Finding[] {
@@ -87,7 +65,7 @@ export function validateJsonBody(operationId: OperationId, body: unknown): Findi
     return [{ pointer: '', keyword: 'requestBody', message: `${operationId} takes no JSON request body` }];
   }
   const pointer = child(schema.pointer, 'schema');
-  const validate = validatorFor(pointer, refTo(pointer));
+  const validate = validatorFor(pointer);
   return validate(body) ? [] : toFindings(validate.errors);
 }
 
@@ -112,14 +90,8 @@ function queryParameters(op: Operation): { name: string; required: boolean; poin
 export function validateQuery(operationId: OperationId, query: Record<string, string>): Finding[] {
   const op = operations().get(operationId);
   if (!op) return unknownOperation(operationId);
-  const params = queryParameters(op);
-  if (params.length === 0) return [];
-  const schema = {
-    type: 'object',
-    properties: Object.fromEntries(params.map((param) => [param.name, refTo(param.pointer)])),
-    required: params.filter((param) => param.required).map((param) => param.name),
-  };
-  const validate = validatorFor(`${op.pointer}/parameters?in=query`, schema, true);
+  if (queryParameters(op).length === 0) return [];
+  const validate = validatorFor(`${op.pointer}/parameters?in=query`, true);
   const copy: Record<string, unknown> = { ...query }; // coercion rewrites values in place
   return validate(copy) ? [] : toFindings(validate.errors);
 }
@@ -167,8 +139,7 @@ export function validateResponse(operationId: OperationId, status: number, body:
   const content = at(response, 'content');
   const json = content && at(content, 'application/json');
   if (!json?.node.schema) return [];
-  const pointer = child(json.pointer, 'schema');
-  const validate = validatorFor(pointer, refTo(pointer));
+  const validate = validatorFor(child(json.pointer, 'schema'));
   return validate(body) ? [] : toFindings(validate.errors);
 }
 

@@ -4,6 +4,7 @@
  *   voice-service.ts   TypeScript types (openapi-typescript)
  *   spec.ts            the document as data, so run-time code needs neither fs nor a YAML parser
  *   open-questions.ts  every x-open-question entry with the JSON pointer of where it is recorded
+ *   validators.ts      ajv's standalone code of every request and response validator (no ajv at run time)
  *
  * Usage: `npm run generate` writes the files; `npm run check:generated` (--check) regenerates in
  * memory and exits 1 naming each file whose committed content differs.
@@ -13,6 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { validatorsFile } from './generate-validators.mjs';
 import { collectOpenQuestions } from './open-questions.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -76,6 +78,7 @@ async function render() {
     ['voice-service.ts', await typesFile(doc)],
     ['spec.ts', specFile(doc)],
     ['open-questions.ts', openQuestionsFile(questions)],
+    ['validators.ts', validatorsFile(header, doc)],
   ]);
 }
 
