@@ -2,7 +2,7 @@
  * The operations of §4 as calls a case makes, each checked by `ctx.call`, plus the bookkeeping the
  * cleanup and the cost report need (which voice ids the run used, how many it created).
  */
-import { normalizeVoiceId, upload as uploadRules } from '../openapi/contract.js';
+import { errors, limits, normalizeVoiceId, upload as uploadRules } from '../openapi/contract.js';
 import { isObject } from './checks/envelope.js';
 import type { CaseContext, KeyChoice } from './context.js';
 import type { Exchange, SendOptions } from './http.js';
@@ -46,6 +46,16 @@ export async function uploadForm(
     body: uploadFormData(form),
   });
   if (ex.status === 200) ctx.state.uploads += 1;
+  if (ex.status === errors.uploadRateLimited.status && !ctx.kase.needs?.include?.includes('rate-limit')) {
+    // The documented quota (§8) is spent, so this case cannot observe what it is about: the run is
+    // inconclusive rather than passed, and it says why and what to do.
+    throw new Error(
+      `the upload quota of this key's user is spent (HTTP ${ex.status}, error_code ${String(
+        isObject(ex.json) ? ex.json.error_code : undefined,
+      )}; ${limits.uploadRatePerHour.value} uploads per user per hour, §8): this case could not run. ` +
+        'Run again after the hour window, or use a key of another user.',
+    );
+  }
   return ex;
 }
 

@@ -15,6 +15,7 @@ import { allCases } from './cases/index.js';
 import { embeddedKeys, startEmbeddedMock } from './embedded-mock.js';
 import { kitFixtures } from './fixture-source.js';
 import type { FetchLike } from './http.js';
+import { freshUploadWindow, isKitMock } from './kit-mock.js';
 import type { FixtureFile, PcmHeaderNames, RunKeys, RunState } from './run-state.js';
 import { runCases } from './runner.js';
 import {
@@ -115,6 +116,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       uploads: 0,
       counter: 0,
     };
+    if (await isKitMock(state))
+      options.onProgress?.({ type: 'info', message: await freshUploadWindow(state) });
     const allowBillable = options.allowBillable ?? embedded !== undefined;
     const include = options.include ?? (embedded ? includeNames : []);
     return await runCases(state, options.cases ?? allCases, {

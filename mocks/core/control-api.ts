@@ -54,6 +54,25 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
       return ok(clockData(deps));
     },
   },
+  'rate-limit/reset': {
+    // A fresh upload window without moving the clock: suites that run one after another against one
+    // mock (the conformance suite does ~18 uploads a run; the quota is 30 an hour) start from zero.
+    POST: async (request, deps) => {
+      const empty = request.body === null || request.headers.get('content-length') === '0';
+      const body = empty ? {} : await readJsonBody(request);
+      if (isFailure(body)) return render(body);
+      const key = (body as { key?: unknown } | null)?.key;
+      if (key === undefined) {
+        deps.state.rateLimit.clear();
+        return ok({ reset: 'all users' });
+      }
+      const user = deps.config.keys.find((k) => k.key === key)?.user;
+      if (user === undefined)
+        return render(fail('invalidRequest', 'expected {"key": "<a configured API key>"} or no body'));
+      deps.state.rateLimit.clear(user);
+      return ok({ reset: user });
+    },
+  },
   requests: { GET: async (_r, deps) => ok(deps.state.requests.list()) },
   ledger: {
     GET: async (_r, deps) => {
@@ -83,7 +102,7 @@ async function voiceAudio(request: Request, deps: ServiceDeps): Promise<Response
 
 /**
  * The control API under /__mock/ (JSON envelopes, no API key): POST reset, GET snapshot, POST restore,
- * GET clock, POST clock/advance {seconds}, GET requests, GET ledger; and GET voice-audio/<ref>?…, the
+ * GET clock, POST clock/advance {seconds}, POST rate-limit/reset [{key}], GET requests, GET ledger; and GET voice-audio/<ref>?…, the
  * target of every signed voice_url.
  *
  * @example

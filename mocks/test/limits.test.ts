@@ -105,6 +105,32 @@ describe('upload rate limit (§8: 30 per user per hour, shared across the user�
     expect((await upload('mock-key')).status).toBe(200);
   });
 
+  it('POST /__mock/rate-limit/reset {key} frees that key’s user only, without moving the clock', async () => {
+    for (let i = 0; i < limits.uploadRatePerHour.value; i++) {
+      expect((await upload('mock-key')).status).toBe(200);
+      expect((await upload('mock-key-other-org')).status).toBe(200);
+    }
+    const clockBefore = await (await target.request('/__mock/clock', {})).json();
+    const reset = await target.request('/__mock/rate-limit/reset', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ key: 'mock-key-other-env' }),
+    });
+    expect([reset.status, (await reset.json()).data]).toEqual([200, { reset: 'user-1' }]);
+    expect((await target.request('/__mock/clock', {}).then((r) => r.json())).data).toEqual(clockBefore.data);
+    expect((await upload('mock-key')).status).toBe(200);
+    expect((await upload('mock-key-other-org')).status).toBe(429);
+    const everyone = await target.request('/__mock/rate-limit/reset', { method: 'POST' });
+    expect(everyone.status).toBe(200);
+    expect((await upload('mock-key-other-org')).status).toBe(200);
+    const unknown = await target.request('/__mock/rate-limit/reset', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ key: 'nobody' }),
+    });
+    expect([unknown.status, (await unknown.json()).error_code]).toEqual([400, errors.invalidRequest.code]);
+  });
+
   it('does not count failed uploads', async () => {
     for (let i = 0; i < 5; i++) expect((await upload('mock-key', 'a.flac')).status).toBe(400);
     const statuses = [];

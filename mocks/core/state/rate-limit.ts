@@ -57,6 +57,12 @@ export class UploadRateLimiter {
     return Object.fromEntries([...this.times].map(([user, times]) => [user, [...times]]));
   }
 
+  /** Forgets the counted uploads of one user, or of everyone: a fresh window, as if an hour had passed. */
+  clear(user?: string): void {
+    if (user === undefined) this.times.clear();
+    else this.times.delete(user);
+  }
+
   restore(snapshot: RateLimitSnapshot): void {
     this.times = new Map(Object.entries(snapshot).map(([user, times]) => [user, [...times]]));
   }

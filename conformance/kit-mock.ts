@@ -1,0 +1,39 @@
+import type { RunState } from './run-state.js';
+
+/**
+ * Recognises voice-kit's own mock behind a base URL (its control API answers GET /__mock/clock with
+ * the envelope) so that a run can start from a fresh upload window. A real deployment answers 404 or
+ * anything else, and nothing is changed there.
+ */
+export async function isKitMock(state: Pick<RunState, 'fetch' | 'baseUrl'>): Promise<boolean> {
+  try {
+    const res = await state.fetch(new Request(`${state.baseUrl}/__mock/clock`));
+    const body = (await res.json()) as { succeed?: unknown; data?: { now?: unknown } } | null;
+    return res.status === 200 && body?.succeed === true && typeof body.data?.now === 'number';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Against voice-kit's mock, frees the upload quota of the main key's user (30 an hour, §8; a run
+ * uploads ~18 times), so runs can follow each other. Returns what was done, for the progress output.
+ *
+ * @example
+ * if (await isKitMock(state)) info(await freshUploadWindow(state));
+ */
+export async function freshUploadWindow(
+  state: Pick<RunState, 'fetch' | 'baseUrl' | 'keys'>,
+): Promise<string> {
+  const res = await state.fetch(
+    new Request(`${state.baseUrl}/__mock/rate-limit/reset`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ key: state.keys.main }),
+    }),
+  );
+  await res.arrayBuffer();
+  return res.status === 200
+    ? "target is voice-kit's mock: the upload quota of the main key's user was reset for this run (POST /__mock/rate-limit/reset)"
+    : `target looks like voice-kit's mock, but resetting its upload quota answered HTTP ${res.status}`;
+}
