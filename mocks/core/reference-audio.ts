@@ -19,7 +19,7 @@ const isUrl = (ref: string): boolean => /^https?:\/\//i.test(ref);
  * Resolves `ref_audio` (§4.2): an object key of the caller's own organization, project space and
  * environment, or an http(s) URL fetched with a timeout and a 20 MiB cap. Anything unreachable is
  * refAudioNotAccessible (the `ref-audio-not-accessible` decision); an upload above 20 MiB is
- * refAudioTooLarge without reading its bytes.
+ * refAudioTooLarge without reading its bytes, and so is a URL whose body passes 20 MiB.
  *
  * @example
  * const audio = await loadReference(deps, caller, body.ref_audio);
@@ -72,7 +72,8 @@ async function fetchReference(deps: ServiceDeps, url: string): Promise<Reference
       size += value.byteLength;
       if (size > max) {
         await reader.cancel();
-        return notAccessible(`the body is larger than ${max} bytes (20 MiB)`);
+        // The size rule of §4.2 holds whatever the source: a URL over 20 MiB is 20010, like an upload.
+        return fail('refAudioTooLarge', `reference audio at ref_audio URL is larger than ${max} bytes (20 MiB)`);
       }
       parts.push(value);
     }

@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errors } from '../../openapi/contract.js';
+import { errors, limits } from '../../openapi/contract.js';
 import { envelope, json, nodeTarget, referenceWav, type Target } from './helpers.js';
 
 describe('over real HTTP', () => {
@@ -12,7 +12,13 @@ describe('over real HTTP', () => {
     target = await nodeTarget();
     files = createServer((req, res) => {
       if (req.url === '/ref.wav') res.writeHead(200, { 'Content-Type': 'audio/wav' }).end(referenceWav());
-      else res.writeHead(404).end();
+      else if (req.url === '/huge.wav') {
+        // One byte over the 20 MiB reference limit, written in 1 MiB pieces.
+        res.writeHead(200, { 'Content-Type': 'audio/wav' });
+        const piece = new Uint8Array(1 << 20);
+        for (let i = 0; i < 20; i++) res.write(piece);
+        res.end(new Uint8Array(limits.referenceMaxBytes.value - 20 * (1 << 20) + 1));
+      } else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
@@ -25,6 +31,7 @@ describe('over real HTTP', () => {
   it.each([
     ['/ref.wav', 200, 0],
     ['/missing.wav', 400, errors.refAudioNotAccessible.code],
+    ['/huge.wav', errors.refAudioTooLarge.status, errors.refAudioTooLarge.code],
   ])('ref_audio URL %s → %i', async (path, status, code) => {
     const res = await target.request(
       '/v1/voice/save',

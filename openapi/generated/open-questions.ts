@@ -192,7 +192,7 @@ export const openQuestions: readonly LocatedOpenQuestion[] = [
     "id": "ref-audio-not-accessible",
     "section": "§2.2, §4.2, §5.4",
     "question": "The answer to an object key of another project space, environment or organization, an unknown key, or a URL that cannot be fetched is not shown.",
-    "mock": "400 with error_code 20012. URLs are fetched with a 10 s timeout and a 20 MiB cap.",
+    "mock": "400 with error_code 20012. URLs are fetched with a 10 s timeout; a URL whose body passes 20 MiB gives 413/20010 like an uploaded one.",
     "where": "/components/schemas/SaveVoiceRequest/properties/ref_audio",
     "refs": []
   },

@@ -690,17 +690,17 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                         "list": [
                           {
                             "voice_id": "narrator",
-                            "voice_url": "http://127.0.0.1:4010/v1/mock/voice-audio/narrator?expires=1767229200&signature=3b9f1c0d6a2e",
+                            "voice_url": "http://127.0.0.1:4010/__mock/voice-audio/narrator?expires=1767229200&signature=3b9f1c0d6a2e",
                             "created_at": 1767225600
                           },
                           {
                             "voice_id": "podcast_host-2",
-                            "voice_url": "http://127.0.0.1:4010/v1/mock/voice-audio/podcast_host-2?expires=1767229260&signature=81c4e07a9d5f",
+                            "voice_url": "http://127.0.0.1:4010/__mock/voice-audio/podcast_host-2?expires=1767229260&signature=81c4e07a9d5f",
                             "created_at": 1767225660
                           },
                           {
                             "voice_id": "grandma-reads",
-                            "voice_url": "http://127.0.0.1:4010/v1/mock/voice-audio/grandma-reads?expires=1767229320&signature=c05e7d12f8b4",
+                            "voice_url": "http://127.0.0.1:4010/__mock/voice-audio/grandma-reads?expires=1767229320&signature=c05e7d12f8b4",
                             "created_at": 1767225720
                           }
                         ],
@@ -721,7 +721,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                         "list": [
                           {
                             "voice_id": "kids-story",
-                            "voice_url": "http://127.0.0.1:4010/v1/mock/voice-audio/kids-story?expires=1767229380&signature=5d2a6f90e1c3",
+                            "voice_url": "http://127.0.0.1:4010/__mock/voice-audio/kids-story?expires=1767229380&signature=5d2a6f90e1c3",
                             "created_at": 1767225780
                           }
                         ],
@@ -1449,7 +1449,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "id": "ref-audio-not-accessible",
                 "section": "§2.2, §4.2, §5.4",
                 "question": "The answer to an object key of another project space, environment or organization, an unknown key, or a URL that cannot be fetched is not shown.",
-                "mock": "400 with error_code 20012. URLs are fetched with a 10 s timeout and a 20 MiB cap."
+                "mock": "400 with error_code 20012. URLs are fetched with a 10 s timeout; a URL whose body passes 20 MiB gives 413/20010 like an uploaded one."
               },
               {
                 "id": "pause-limit",
