@@ -18,7 +18,8 @@ import type { Storage } from './storage.js';
 /** What the mock needs from the audio engine (mocks/audio); injectable so tests can observe it. */
 export interface AudioEngine {
   analyze(bytes: Uint8Array, options?: AnalyzeOptions & { fileName?: string }): Promise<Analysis>;
-  synthesize(request: SynthesisRequest): SynthesisStream;
+  /** May resolve later: the default engine imports the synthesizer on first use. */
+  synthesize(request: SynthesisRequest): SynthesisStream | Promise<SynthesisStream>;
   readonly systemVoices: readonly VoiceProfile[];
   profileFromReference(voiceId: string, measured: { pitchHz: number | null }, seed: number): VoiceProfile;
 }

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { upload } from '../../openapi/contract.js';
 import { type Failure, fail } from './envelope.js';
 import { drain, mediaType } from './request-body.js';
@@ -94,6 +94,16 @@ async function feed(body: ReadableStream<Uint8Array>, parser: busboy.Busboy, for
   }
 }
 
+// busboy (and the node:stream it pulls in) is imported on the first upload, not when the mock starts.
+let busboyModule: Promise<typeof busboy> | undefined;
+const loadBusboy = () => {
+  // Node hands a CommonJS module over as `default`; the types of busboy (`export =`) do not say so.
+  busboyModule ??= import('busboy').then(
+    (module) => (module as { default?: typeof busboy }).default ?? (module as unknown as typeof busboy),
+  );
+  return busboyModule;
+};
+
 /**
  * Streams a multipart upload (§4.1) into storage under `id`, without buffering the body: at most
  * `maxBytes` are ever stored, the rest of an oversized file is read and discarded so the client still
@@ -121,6 +131,7 @@ export async function receiveUpload(
   const form: FormProgress = { size: 0, extraFiles: 0, tooLarge: false, writes: Promise.resolve() };
   let parser: busboy.Busboy;
   try {
+    const busboy = await loadBusboy();
     // fileSize is one more than allowed because busboy flags a file that exactly reaches its limit.
     parser = busboy({
       headers: { 'content-type': contentType },

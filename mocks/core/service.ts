@@ -1,11 +1,11 @@
 import { errors } from '../../openapi/contract.js';
-import * as audioEngine from '../audio/index.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { MockConfig, MockConfigInput } from '../config/types.js';
 import { type Clock, manualClock } from './clock.js';
 import type { AudioEngine, Logger, ServiceDeps } from './context.js';
 import { controlPrefix, handleControl } from './control-api.js';
 import { failureResponse } from './envelope.js';
+import { lazyAudioEngine } from './lazy-audio.js';
 import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
 import { createSigner } from './signer.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
@@ -75,7 +75,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     clock: options.clock ?? manualClock(),
     storage: options.storage ?? memoryStorage(),
     signer: createSigner(seed),
-    audio: options.audio ?? audioEngine,
+    audio: options.audio ?? lazyAudioEngine(),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   };

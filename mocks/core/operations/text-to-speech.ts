@@ -68,7 +68,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
     const checked = check(context, body);
     if ('kind' in checked) return checked;
     const { config, audio, state, sleep } = context.deps;
-    const synthesis = audio.synthesize({
+    const synthesis = await audio.synthesize({
       text: body.generate_text,
       voice: checked.voice,
       format: checked.format,

@@ -1,0 +1,30 @@
+import { profileFromReference, systemVoices } from '../audio/voices.js';
+import type { AudioEngine } from './context.js';
+
+type AnalyzeModule = typeof import('../audio/analyze.js');
+type SynthesizeModule = typeof import('../audio/synthesize.js');
+
+/**
+ * The mocks/audio engine, imported piece by piece on first use: the analysis pulls in music-metadata
+ * and the synthesizer lamejs, which together cost the mock ~300 ms of startup when imported eagerly,
+ * though a list or an upload needs neither. The voices are small and needed at once.
+ *
+ * @example
+ * createMockService({ audio: lazyAudioEngine() }); // the default
+ */
+export function lazyAudioEngine(): AudioEngine {
+  let analysis: Promise<AnalyzeModule> | undefined;
+  let synthesis: Promise<SynthesizeModule> | undefined;
+  return {
+    systemVoices,
+    profileFromReference,
+    async analyze(bytes, options) {
+      analysis ??= import('../audio/analyze.js');
+      return (await analysis).analyze(bytes, options);
+    },
+    async synthesize(request) {
+      synthesis ??= import('../audio/synthesize.js');
+      return (await synthesis).synthesize(request);
+    },
+  };
+}
