@@ -3,7 +3,7 @@ import type { Sniffed } from './container.js';
 import { walkMpegFrames } from './container-mpeg.js';
 import { scanWebm } from './container-webm.js';
 
-/** What the headers of a compressed file say; its samples are not decoded. */
+/** What the headers of a compressed file say, read before (and without) decoding its samples. */
 export interface CompressedInfo {
   readonly durationSeconds: number;
   readonly sampleRate: number;
@@ -70,7 +70,8 @@ function contentDuration(
 
 /**
  * Reads duration, sample rate, channels and codec of an MP3, M4A, OGG or WebM file from its headers
- * with music-metadata. Nothing is decoded, so speech and pauses stay unmeasured.
+ * with music-metadata. Nothing is decoded here: the duration must be judged before any decoder runs, and
+ * `decodeCompressed` (decode-compressed.ts) then decodes the containers it can.
  *
  * @example
  * const read = await readCompressed(bytes, sniff(bytes));

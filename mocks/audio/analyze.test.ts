@@ -19,7 +19,7 @@ describe('analyze: verdicts', () => {
     return Uint8Array.from({ length: 10_000 }, () => Math.floor(next() * 256));
   })();
   const valid = wav(speech(5));
-  // MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz, 26 ms each) with silent payloads: headers are all we read.
+  // MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz, 26 ms each) with all-zero payloads, which decode to silence.
   const mp3Frames = (count: number) =>
     Array.from({ length: count }, () => [0xff, 0xfb, 0x90, 0x64, ...new Array<number>(413).fill(0)]).flat();
   const flac = new Uint8Array([...'fLaC'].map((c) => c.charCodeAt(0)).concat(new Array(200).fill(0)));
@@ -43,7 +43,7 @@ describe('analyze: verdicts', () => {
       new Uint8Array([...valid.subarray(0, 12), ...randomBytes.subarray(0, 400)]),
       'unsupported',
     ],
-    ['MP3 frames for 3.9 s (judged by duration alone)', Uint8Array.from(mp3Frames(150)), 'accepted'],
+    ['MP3 frames of silence for 3.9 s (decoded)', Uint8Array.from(mp3Frames(150)), 'insufficient-speech'],
     ['MP3 frames for 2.6 s', Uint8Array.from(mp3Frames(100)), 'too-short'],
     ['MP3 frames for 60.5 s', Uint8Array.from(mp3Frames(2316)), 'too-long'],
     ['two MP3 frames, then random bytes', Uint8Array.from([...mp3Frames(2), ...randomBytes]), 'unsupported'],

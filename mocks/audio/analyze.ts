@@ -1,38 +1,18 @@
-import { limits, type ReferenceVerdict } from '../../openapi/contract.js';
+import { limits } from '../../openapi/contract.js';
 import { readCompressed } from './analyze-compressed.js';
+import { decodeSlackSeconds, judgeDecoded } from './analyze-decoded.js';
+import { analyzeDefaults, durationVerdict, judgeSpeech, refuse } from './analyze-verdicts.js';
 import { type Sniffed, sniff } from './container.js';
-import { detectSpeech } from './speech-detect.js';
-import type { Analysis, AnalysisAccepted, AnalyzeOptions, Container } from './types.js';
+import { canDecode, decodeCompressed } from './decode-compressed.js';
+import type { Analysis, AnalyzeOptions, Container } from './types.js';
 import { decodeWavMono, readWav, type WavInfo } from './wav-decode.js';
 
-/**
- * Defaults of the points the spec leaves open (`pause-limit`, `usable-speech-criteria`): the longest pause
- * allowed inside speech, and the least speech a reference must hold in total.
- */
-export const analyzeDefaults = {
-  maxPauseSeconds: 5,
-  minSpeechSeconds: 1,
-} as const satisfies Required<AnalyzeOptions>;
+export { analyzeDefaults };
 
 /** Speech analysis runs near this rate: enough for pitch and voicing, a fraction of the work of 48 kHz. */
 const analysisRateHz = 4000;
 
 const accepted = new Set<Container>(['wav', 'mp3', 'm4a', 'ogg', 'webm']);
-
-const refuse = (
-  verdict: ReferenceVerdict,
-  container: Container,
-  reason: string,
-  durationSeconds?: number,
-): Analysis => ({
-  ok: false,
-  verdict,
-  reason,
-  container,
-  ...(durationSeconds === undefined ? {} : { durationSeconds }),
-});
-
-const seconds = (value: number): string => `${value.toFixed(2)} s`;
 
 function wavCodec(wav: WavInfo): string {
   if (wav.encoding === 'alaw' || wav.encoding === 'mulaw') return `pcm_${wav.encoding}`;
@@ -54,13 +34,20 @@ function shortCodec(codec: string): string {
  * 1. too-large: more than 20 MiB (exactly 20,971,520 bytes passes), judged on the byte count alone.
  * 2. unsupported: the bytes are no WAV, MP3, M4A (AAC), OGG (Opus/Vorbis) or WebM (Opus/Vorbis), or the
  *    header is corrupt or truncated, or there is no audio stream. The file name never matters.
- * 3. too-long (> 60 s) or too-short (< 3 s; 3.0 s and 60.0 s pass), from the header's duration.
+ * 3. too-long (> 60 s) or too-short (< 3 s; 3.0 s and 60.0 s pass), from the header's duration, before any
+ *    decoding, so that no decoder ever works on more than about a minute of audio.
+ * Then the samples are decoded: WAV by the kit's reader; MP3, OGG (Opus, Vorbis) and WebM (Opus) by wasm
+ * decoders loaded on first use, mixed down to mono, and stopped after 61 s. A compressed file whose
+ * decoder rejects a frame or throws, or yields under 90 % of the stated duration, is unsupported
+ * (corrupt); one whose audio runs over a second past its header's duration is judged by the decoded
+ * duration instead, so a header understating a long file makes it too-long after all.
  * 4. pause-too-long: a gap longer than `maxPauseSeconds` between two stretches of speech. It comes before
  *    the speech amount because it needs speech on both sides: "clear speech with a 20 s pause" is a
  *    pause problem, and trimming the pause is the fix.
  * 5. insufficient-speech: less than `minSpeechSeconds` of speech in total (silence, noise, a tone).
- * Steps 4 and 5 need decoded samples, which only WAV has here: MP3, M4A, OGG and WebM are judged on
- * size, container, codec and duration, and come back with `decoded: false`.
+ * M4A (AAC) and WebM holding Vorbis are not decoded: no AAC decoder ships in an npm package, and the
+ * Vorbis decoder takes Ogg pages only. They are judged by steps 1–3 alone and come back accepted with
+ * `decoded: false` and null speech measures, so steps 4 and 5 cannot refuse them.
  *
  * @example
  * const analysis = await analyze(bytes, { maxPauseSeconds: 5 });
@@ -89,94 +76,68 @@ export async function analyze(
     );
   }
   return container === 'wav'
-    ? analyzeWav(bytes, sniffed, named, options)
-    : analyzeCompressed(bytes, sniffed, named);
+    ? analyzeWav(bytes, named, options)
+    : analyzeCompressed(bytes, sniffed, named, options);
 }
 
-function durationVerdict(container: Container, duration: number): Analysis | undefined {
-  const { referenceMinSeconds: min, referenceMaxSeconds: max } = limits;
-  if (duration > max.value) {
-    return refuse(
-      'too-long',
-      container,
-      `reference audio is ${seconds(duration)} long; at most ${max.value} s is allowed`,
-      duration,
-    );
-  }
-  if (duration < min.value) {
-    return refuse(
-      'too-short',
-      container,
-      `reference audio is ${seconds(duration)} long; at least ${min.value} s is required`,
-      duration,
-    );
-  }
-  return undefined;
-}
-
-async function analyzeCompressed(bytes: Uint8Array, sniffed: Sniffed, named: string): Promise<Analysis> {
+async function analyzeCompressed(
+  bytes: Uint8Array,
+  sniffed: Sniffed,
+  named: string,
+  options: AnalyzeOptions,
+): Promise<Analysis> {
+  const { container } = sniffed;
+  const described = `${named}${sniffed.detail}`;
   const read = await readCompressed(bytes, sniffed);
-  if (!read.ok)
-    return refuse('unsupported', sniffed.container, `${named}${sniffed.detail} that ${read.reason}`);
+  if (!read.ok) return refuse('unsupported', container, `${described} that ${read.reason}`);
   const { info } = read;
-  return (
-    durationVerdict(sniffed.container, info.durationSeconds) ?? {
+  const stated = info.durationSeconds;
+  // The duration is judged on the header first, so that no decoder is started for a 20-minute file.
+  const byDuration = durationVerdict(container, stated);
+  if (byDuration) return byDuration;
+  const header = {
+    container,
+    codec: shortCodec(info.codec),
+    sampleRate: info.sampleRate,
+    channels: info.channels,
+  };
+  if (!canDecode(container, header.codec)) {
+    return {
       ok: true,
-      container: sniffed.container,
-      codec: shortCodec(info.codec),
-      durationSeconds: info.durationSeconds,
-      sampleRate: info.sampleRate,
-      channels: info.channels,
+      ...header,
+      durationSeconds: stated,
       decoded: false,
       speechFraction: null,
       speechSeconds: null,
       longestPauseSeconds: null,
       pitchHz: null,
-    }
-  );
+    };
+  }
+  const decoded = await decodeCompressed(bytes, sniffed, {
+    analysisRateHz,
+    maxSeconds: limits.referenceMaxSeconds.value + decodeSlackSeconds,
+  });
+  if (!decoded.ok) return refuse('unsupported', container, `${described} that ${decoded.reason}`);
+  return judgeDecoded({ ...header, statedSeconds: stated, signal: decoded.signal, described }, options);
 }
 
-function analyzeWav(bytes: Uint8Array, sniffed: Sniffed, named: string, options: AnalyzeOptions): Analysis {
+function analyzeWav(bytes: Uint8Array, named: string, options: AnalyzeOptions): Analysis {
   const read = readWav(bytes);
   if (!read.ok) return refuse('unsupported', 'wav', `${named}an unreadable WAV file: ${read.reason}`);
   const { wav } = read;
   const byDuration = durationVerdict('wav', wav.durationSeconds);
   if (byDuration) return byDuration;
   const decimation = Math.max(1, Math.floor(wav.sampleRate / analysisRateHz));
-  const speech = detectSpeech(decodeWavMono(bytes, wav, decimation), wav.sampleRate / decimation);
-  const maxPause = options.maxPauseSeconds ?? analyzeDefaults.maxPauseSeconds;
-  const minSpeech = options.minSpeechSeconds ?? analyzeDefaults.minSpeechSeconds;
-  const duration = wav.durationSeconds;
-  if (speech.longestPauseSeconds > maxPause) {
-    const pause = seconds(speech.longestPauseSeconds);
-    return refuse(
-      'pause-too-long',
-      'wav',
-      `reference audio contains a pause of ${pause}; at most ${maxPause} s is allowed`,
-      duration,
-    );
-  }
-  if (speech.speechSeconds < minSpeech) {
-    const found = seconds(speech.speechSeconds);
-    return refuse(
-      'insufficient-speech',
-      'wav',
-      `reference audio holds ${found} of speech; at least ${minSpeech} s is required`,
-      duration,
-    );
-  }
-  const result: AnalysisAccepted = {
-    ok: true,
-    container: sniffed.container,
-    codec: wavCodec(wav),
-    durationSeconds: duration,
-    sampleRate: wav.sampleRate,
-    channels: wav.channels,
-    decoded: true,
-    speechFraction: speech.speechFraction,
-    speechSeconds: speech.speechSeconds,
-    longestPauseSeconds: speech.longestPauseSeconds,
-    pitchHz: speech.pitchHz,
-  };
-  return result;
+  return judgeSpeech(
+    {
+      container: 'wav',
+      codec: wavCodec(wav),
+      durationSeconds: wav.durationSeconds,
+      sampleRate: wav.sampleRate,
+      channels: wav.channels,
+      mono: decodeWavMono(bytes, wav, decimation),
+      monoRateHz: wav.sampleRate / decimation,
+    },
+    options,
+  );
 }

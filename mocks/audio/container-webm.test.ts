@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanWebm } from './container-webm.js';
+import { scanWebm, webmAudioFrames } from './container-webm.js';
 
 const text = (value: string): number[] => [...value].map((c) => c.charCodeAt(0));
 const unknownSize = [0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
@@ -21,10 +21,15 @@ function element(id: number[], body: number[], unknown = false): number[] {
 }
 const header = element([0x1a, 0x45, 0xdf, 0xa3], element([0x42, 0x82], text('webm')));
 const info = element([0x15, 0x49, 0xa9, 0x66], element([0x2a, 0xd7, 0xb1], [0x0f, 0x42, 0x40]));
-const track = (number: number, type: number, codec: string) =>
+const track = (number: number, type: number, codec: string, codecPrivate?: number[]) =>
   element(
     [0xae],
-    [...element([0xd7], [number]), ...element([0x83], [type]), ...element([0x86], text(codec))],
+    [
+      ...element([0xd7], [number]),
+      ...element([0x83], [type]),
+      ...element([0x86], text(codec)),
+      ...(codecPrivate ? element([0x63, 0xa2], codecPrivate) : []),
+    ],
   );
 const tracks = (...entries: number[][]) => element([0x16, 0x54, 0xae, 0x6b], entries.flat());
 const block = (trackNumber: number, relative: number) =>
@@ -94,5 +99,69 @@ describe('scanWebm', () => {
     const scan = scanWebm(whole.subarray(0, whole.length - 25 * 17));
     expect(scan.seconds).toBeGreaterThan(1);
     expect(scan.seconds).toBeLessThan(2);
+  });
+});
+
+describe('webmAudioFrames', () => {
+  /** A SimpleBlock with flags and a payload of its own. */
+  const rawBlock = (trackNumber: number, flags: number, payload: number[]) =>
+    element([0xa3], [0x80 | trackNumber, 0, 0, flags, ...payload]);
+  const clusterOf = (...blocks: number[][]) =>
+    element([0x1f, 0x43, 0xb6, 0x75], [...element([0xe7], [0]), ...blocks.flat()]);
+  const head = text('OpusHead');
+
+  it('hands over the audio track’s frames in order, with its CodecPrivate, and skips video blocks', () => {
+    const bytes = webm(
+      segment(
+        [
+          ...info,
+          ...tracks(track(1, 1, 'V_VP8'), track(2, 2, 'A_OPUS', head)),
+          ...clusterOf(rawBlock(2, 0x80, [1, 1]), rawBlock(1, 0x80, [9]), rawBlock(2, 0x80, [2])),
+        ],
+        false,
+      ),
+    );
+    const audio = webmAudioFrames(bytes);
+    if (typeof audio === 'string') throw new Error(audio);
+    expect(audio.codec).toBe('A_OPUS');
+    expect(Array.from(audio.codecPrivate ?? [])).toEqual(head);
+    expect(audio.frames.map((frame) => Array.from(frame))).toEqual([[1, 1], [2]]);
+  });
+
+  it('splits a laced block (Xiph lacing, flags bits 01) into its frames', () => {
+    const bytes = webm(
+      segment([...tracks(track(1, 2, 'A_OPUS')), ...clusterOf(rawBlock(1, 0x82, [1, 2, 7, 7, 8]))], false),
+    );
+    const audio = webmAudioFrames(bytes);
+    expect(typeof audio === 'string' ? audio : audio.frames.map((frame) => Array.from(frame))).toEqual([
+      [7, 7],
+      [8],
+    ]);
+  });
+
+  it('leaves out a block cut off by the end of the file', () => {
+    const bytes = webm(
+      segment(
+        [...tracks(track(1, 2, 'A_OPUS')), ...clusterOf(block(1, 0), block(1, 20), block(1, 40))],
+        true,
+      ),
+    );
+    const audio = webmAudioFrames(bytes.subarray(0, bytes.length - 3));
+    expect(typeof audio === 'string' ? audio : audio.frames.length).toBe(2);
+  });
+
+  it.each([
+    [
+      'no audio track',
+      [...tracks(track(1, 1, 'V_VP8')), ...clusterOf(rawBlock(1, 0x80, [1]))],
+      /no audio track/,
+    ],
+    [
+      'a laced block whose sizes run past its payload',
+      [...tracks(track(1, 2, 'A_OPUS')), ...clusterOf(rawBlock(1, 0x82, [1, 200, 7]))],
+      /malformed lacing header/,
+    ],
+  ])('gives a reason for %s', (_name, children, reason) => {
+    expect(webmAudioFrames(webm(segment(children, false)))).toMatch(reason);
   });
 });

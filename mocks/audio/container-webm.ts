@@ -1,3 +1,5 @@
+import { splitLaced } from './container-webm-lacing.js';
+
 /** What scanning the clusters of a WebM file found. */
 export interface WebmScan {
   /** From the first to the end of the last audio block, seconds; 0 without audio blocks. */
@@ -16,6 +18,7 @@ const ids = {
   trackNumber: 0xd7,
   trackType: 0x83,
   codecId: 0x86,
+  codecPrivate: 0x63a2,
   cluster: 0x1f43b675,
   timecode: 0xe7,
   blockGroup: 0xa0,
@@ -54,13 +57,36 @@ interface Track {
   number: number;
   type: number;
   codec: string;
+  /** CodecPrivate: for Opus the OpusHead packet, which the decoder needs (channels, pre-skip). */
+  codecPrivate: Uint8Array | undefined;
+}
+
+/** A block: its track, its time in TimecodeScale units, and where its (possibly laced) payload lies. */
+interface Block {
+  readonly track: number;
+  readonly time: number;
+  readonly start: number;
+  readonly end: number;
+  /** Lacing bits of the block flags: 0 none, 1 Xiph, 2 fixed-size, 3 EBML. */
+  readonly lacing: number;
 }
 
 interface Elements {
   readonly tracks: Track[];
   /** Nanoseconds per timestamp unit (TimecodeScale), 1 ms by default. */
   scale: number;
-  readonly blocks: Array<{ track: number; time: number }>;
+  readonly blocks: Block[];
+}
+
+/** A (Simple)Block: track number, 16-bit signed relative time, flags, then the payload. */
+function readBlock(bytes: Uint8Array, body: number, end: number, cluster: number): Block | null {
+  const number = vint(bytes, body, false);
+  const start = number ? body + number.length + 3 : end;
+  if (!number || start > end) return null;
+  const high = bytes[body + number.length] as number;
+  const relative = (((high << 8) | (bytes[body + number.length + 1] as number)) << 16) >> 16;
+  const lacing = ((bytes[start - 1] as number) >> 1) & 3;
+  return { track: number.value, time: cluster + relative, start, end, lacing };
 }
 
 /** One pass over the elements: masters are entered, leaves read or skipped; stops where the bytes end. */
@@ -74,7 +100,8 @@ function readElements(bytes: Uint8Array): Elements {
     if (!id || !size) break;
     const body = at + id.length + size.length;
     if (descend.has(id.value)) {
-      if (id.value === ids.trackEntry) found.tracks.push({ number: 0, type: 0, codec: '' });
+      if (id.value === ids.trackEntry)
+        found.tracks.push({ number: 0, type: 0, codec: '', codecPrivate: undefined });
       at = body;
       continue;
     }
@@ -87,13 +114,11 @@ function readElements(bytes: Uint8Array): Elements {
     else if (track && id.value === ids.trackType) track.type = value();
     else if (track && id.value === ids.codecId)
       track.codec = String.fromCharCode(...bytes.subarray(body, body + size.value));
+    else if (track && id.value === ids.codecPrivate)
+      track.codecPrivate = bytes.subarray(body, body + size.value);
     else if (id.value === ids.simpleBlock || id.value === ids.block) {
-      const number = vint(bytes, body, false);
-      if (number) {
-        const high = bytes[body + number.length] as number;
-        const relative = (((high << 8) | (bytes[body + number.length + 1] as number)) << 16) >> 16;
-        found.blocks.push({ track: number.value, time: cluster + relative });
-      }
+      const block = readBlock(bytes, body, body + size.value, cluster);
+      if (block) found.blocks.push(block);
     }
     at = body + size.value;
   }
@@ -125,4 +150,35 @@ export function scanWebm(bytes: Uint8Array): WebmScan {
   }
   const seconds = audioBlocks.length > 0 ? ((last - first + step) * scale) / 1e9 : 0;
   return { seconds, audioBlocks: audioBlocks.length, audioCodecs: audioTracks.map((track) => track.codec) };
+}
+
+/** The frames of a WebM file's first audio track, in file order, ready for a frame decoder. */
+export interface WebmAudio {
+  readonly codec: string;
+  /** The track's CodecPrivate (for Opus: the OpusHead packet); undefined when absent. */
+  readonly codecPrivate: Uint8Array | undefined;
+  readonly frames: readonly Uint8Array[];
+}
+
+/**
+ * Collects the frames of the first audio track, splitting laced blocks. Blocks cut off by the end of the
+ * file are left out, as {@link scanWebm} leaves them out of the duration. Returns a reason (a string) when
+ * there is no audio track or a block's lacing does not fit its payload.
+ *
+ * @example
+ * const audio = webmAudioFrames(bytes);
+ * if (typeof audio !== 'string') console.log(audio.codec, audio.frames.length); // 'A_OPUS', 379
+ */
+export function webmAudioFrames(bytes: Uint8Array): WebmAudio | string {
+  const { tracks, blocks } = readElements(bytes);
+  const track = tracks.find((candidate) => candidate.type === audioTrackType);
+  if (!track) return 'has no audio track';
+  const frames: Uint8Array[] = [];
+  for (const block of blocks) {
+    if (block.track !== track.number) continue;
+    const split = splitLaced(bytes.subarray(block.start, block.end), block.lacing);
+    if (!split) return `is corrupt: a block at byte ${block.start} has a malformed lacing header`;
+    frames.push(...split);
+  }
+  return { codec: track.codec, codecPrivate: track.codecPrivate, frames };
 }

@@ -33,7 +33,8 @@ describe('committed fixtures', () => {
       expect(analysis.container).toBe(fixture.container);
       if (analysis.ok) {
         expect(analysis.codec).toBe(fixture.codec);
-        expect(analysis.decoded).toBe(fixture.container === 'wav');
+        // Every accepted container is decoded but M4A, for want of an AAC decoder.
+        expect(analysis.decoded).toBe(fixture.container !== 'm4a');
       }
     },
   );

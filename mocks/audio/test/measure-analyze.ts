@@ -7,31 +7,12 @@
 import wavefile from 'wavefile';
 import { analyze } from '../analyze.js';
 import { decodeWavMono, readWav } from '../wav-decode.js';
+import { timeAsync } from './measure-timing.js';
 import { speechLike, writeWav } from './signals.js';
 
 const runs = Number(process.argv[2] ?? 30);
 
-function stats(times: number[]): string {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (q: number) =>
-    (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1);
-  return `first ${times[0]?.toFixed(1)} ms, median ${at(0.5)} ms, p90 ${at(0.9)} ms, min ${at(0)} ms`;
-}
-
-/** Wall time and this process's CPU time per run: on a shared, loaded machine the CPU time is the steadier. */
-async function timeAsync(run: () => Promise<unknown>): Promise<string> {
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    const startCpu = process.cpuUsage();
-    await run();
-    const used = process.cpuUsage(startCpu);
-    cpu.push((used.user + used.system) / 1000);
-    wall.push(performance.now() - start);
-  }
-  return `wall ${stats(wall)}\n                      cpu  ${stats(cpu)}`;
-}
+const timed = (run: () => Promise<unknown>) => timeAsync(runs, run);
 
 const cases = [
   ['60 s, 24 kHz, 16-bit mono', 24000, 1, 16],
@@ -49,15 +30,13 @@ for (const [name, sampleRate, channels, bits] of cases) {
   });
   const result = await analyze(bytes);
   console.log(`${name} (${(bytes.length / 1e6).toFixed(1)} MB): ${result.ok ? 'accepted' : result.verdict}`);
-  console.log(`  analyze:            ${await timeAsync(() => analyze(bytes))}`);
+  console.log(`  analyze:            ${await timed(() => analyze(bytes))}`);
   const read = readWav(bytes);
   if (!read.ok) throw new Error(read.reason);
   const decimation = Math.floor(sampleRate / 4000);
-  console.log(
-    `  kit reader+decode:  ${await timeAsync(async () => decodeWavMono(bytes, read.wav, decimation))}`,
-  );
+  console.log(`  kit reader+decode:  ${await timed(async () => decodeWavMono(bytes, read.wav, decimation))}`);
   if (channels === 2 && bits === 16) {
-    const wavefileRuns = await timeAsync(async () => {
+    const wavefileRuns = await timed(async () => {
       const wave = new wavefile.WaveFile();
       wave.fromBuffer(bytes);
       return wave.getSamples(false, Float32Array);

@@ -1,7 +1,10 @@
 /**
- * Test signals and a WAV writer for the analysis tests. Deliberately independent of the synthesizer and
- * of `wav-encode.ts` so that the analyser is not tested against the code it will judge.
+ * Test signals and WAV and MP3 writers for the analysis tests. Deliberately independent of the
+ * synthesizer and of `wav-encode.ts`/`mp3.ts` so that the analyser is not tested against the code it will
+ * judge.
  */
+
+import { Mp3Encoder } from '@breezystack/lamejs';
 
 /** Mulberry32: a small seeded generator, so every test signal is the same on every run. */
 export function seeded(seed: number): () => number {
@@ -210,3 +213,22 @@ export function writeWav(channels: readonly Float32Array[], options: WavWriteOpt
 /** A mono 16-bit WAV of the given samples. */
 export const monoWav = (samples: Float32Array, sampleRate: number): Uint8Array =>
   writeWav([samples], { sampleRate });
+
+const toInt16 = (samples: Float32Array): Int16Array =>
+  Int16Array.from(samples, (value) => Math.round(Math.max(-1, Math.min(1, value)) * 32767));
+
+/**
+ * Encodes channels as an MP3 with the LAME port (no Xing header, so a decoder keeps LAME's delay and
+ * padding), so that tests of the decoded path need no committed file.
+ */
+export function writeMp3(channels: readonly Float32Array[], sampleRate: number, kbps = 64): Uint8Array {
+  const encoder = new Mp3Encoder(channels.length, sampleRate, kbps);
+  const [left = new Int16Array(0), right] = channels.map(toInt16);
+  // Copied before flushing: the encoder may hand out a view of a buffer it reuses.
+  const body = Uint8Array.from(encoder.encodeBuffer(left, right));
+  const tail = encoder.flush();
+  const out = new Uint8Array(body.length + tail.length);
+  out.set(body);
+  out.set(tail, body.length);
+  return out;
+}
