@@ -116,13 +116,13 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       uploads: 0,
       counter: 0,
     };
-    if (await isKitMock(state))
-      options.onProgress?.({ type: 'info', message: await freshUploadWindow(state) });
+    const prepare = async () => ((await isKitMock(state)) ? [await freshUploadWindow(state)] : []);
     const allowBillable = options.allowBillable ?? embedded !== undefined;
     const include = options.include ?? (embedded ? includeNames : []);
     return await runCases(state, options.cases ?? allCases, {
       allowance: { keys, allowBillable, include, targetIsMock },
       only: options.only ?? [],
+      prepare,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
   } finally {

@@ -78,6 +78,8 @@ export async function runCases(
   opts: {
     readonly allowance: Allowance;
     readonly only: readonly string[];
+    /** Work before the first case (e.g. a fresh upload window on the kit's mock); returns what it did. */
+    readonly prepare?: () => Promise<string[]>;
     readonly onProgress?: (e: ProgressEvent) => void;
   },
 ): Promise<RunResult> {
@@ -86,6 +88,7 @@ export async function runCases(
   const progress = opts.onProgress ?? (() => undefined);
   const chosen = orderCases(cases, opts.only);
   progress({ type: 'start', total: chosen.length, baseUrl: state.baseUrl, runPrefix: state.prefix });
+  for (const message of (await opts.prepare?.()) ?? []) progress({ type: 'info', message });
   const freeBefore = await freeUsesNow(state);
   const results: CaseResult[] = [];
   let aborted = false;
