@@ -69,7 +69,19 @@ export function validateJsonBody(operationId: OperationId, body: unknown): Findi
   return validate(body) ? [] : toFindings(validate.errors);
 }
 
+// Per operation, since every request with a query asks again (the document never changes).
+const queryParametersOf = new Map<string, { name: string; required: boolean; pointer: string }[]>();
+
 function queryParameters(op: Operation): { name: string; required: boolean; pointer: string }[] {
+  let params = queryParametersOf.get(op.pointer);
+  if (!params) {
+    params = readQueryParameters(op);
+    queryParametersOf.set(op.pointer, params);
+  }
+  return params;
+}
+
+function readQueryParameters(op: Operation): { name: string; required: boolean; pointer: string }[] {
   const list = op.node.parameters;
   if (!Array.isArray(list)) return [];
   return (list as readonly Json[]).flatMap((entry, index) => {

@@ -1,5 +1,6 @@
 import type { ErrorName } from '../../openapi/contract.js';
 import { errors } from '../../openapi/contract.js';
+import { BytesResponse } from './bytes-response.js';
 
 /** The envelope of §2.1, as every JSON answer of the mock carries it. */
 export interface Envelope<T = unknown> {
@@ -32,6 +33,8 @@ export function fail(error: ErrorName, message: string = errors[error].message):
 export const isFailure = (value: unknown): value is Failure =>
   typeof value === 'object' && value !== null && (value as Failure).kind === 'failure';
 
+const encoder = new TextEncoder();
+
 /**
  * A JSON response with an explicit Content-Length, so that every adapter sends it unchunked.
  *
@@ -39,8 +42,8 @@ export const isFailure = (value: unknown): value is Failure =>
  * jsonResponse(200, { error_code: 0, error_message: '', succeed: true, data: null });
  */
 export function jsonResponse(status: number, body: unknown, headers?: Record<string, string>): Response {
-  const bytes = new TextEncoder().encode(JSON.stringify(body));
-  return new Response(bytes, {
+  const bytes = encoder.encode(JSON.stringify(body));
+  return new BytesResponse(bytes, {
     status,
     headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.byteLength), ...headers },
   });
@@ -54,6 +57,21 @@ export function jsonResponse(status: number, body: unknown, headers?: Record<str
  */
 export function ok(data: unknown): Response {
   return jsonResponse(200, { error_code: 0, error_message: '', succeed: true, data } satisfies Envelope);
+}
+
+/**
+ * The success envelope around `dataJson`, data already serialized (byte for byte what `ok()` gives
+ * for the parsed value): for answers built from cached pieces of JSON.
+ *
+ * @example
+ * return okJson('{"voice_id":"narrator"}');
+ */
+export function okJson(dataJson: string): Response {
+  const bytes = encoder.encode(`{"error_code":0,"error_message":"","succeed":true,"data":${dataJson}}`);
+  return new BytesResponse(bytes, {
+    status: 200,
+    headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.byteLength) },
+  });
 }
 
 /**

@@ -50,8 +50,11 @@ export interface Handled {
  * One request through route → scenario (Prefer) → auth → request validation → operation.
  * Never throws for a bad request: every refusal is an envelope from the catalogue.
  */
-export async function runPipeline(request: Request, deps: ServiceDeps): Promise<Handled> {
-  const url = new URL(request.url);
+export async function runPipeline(
+  request: Request,
+  deps: ServiceDeps,
+  url: URL = new URL(request.url),
+): Promise<Handled> {
   const route = matchRoute(request.method, url.pathname);
   if (route.kind === 'not-found') {
     await drain(request.body);
@@ -128,11 +131,16 @@ export async function checkResponse(
 }
 
 /** The request-log line of a handled request. */
-export function logEntry(request: Request, handled: Handled, deps: ServiceDeps) {
+export function logEntry(
+  request: Request,
+  handled: Handled,
+  deps: ServiceDeps,
+  url: URL = new URL(request.url),
+) {
   return {
     at: unixSeconds(deps.clock),
     method: request.method,
-    path: new URL(request.url).pathname,
+    path: url.pathname,
     key: request.headers.get(apiKeyHeader),
     status: handled.response.status,
     operationId: handled.operationId,

@@ -109,7 +109,8 @@ export function applyFaults(
 ) {
   const cut = faults.find((f) => f.kind === 'cut-after-bytes');
   const slow = faults.find((f) => f.kind === 'slow-chunks');
-  if (!response.body || (!cut && !slow)) return response;
+  // Faults first: asking for `body` makes a lazily-bodied response build its stream.
+  if ((!cut && !slow) || !response.body) return response;
   const reader = response.body.getReader();
   let sent = 0;
   let first = true;

@@ -88,11 +88,11 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     restore: (snapshot: MockSnapshot) => state.restore(snapshot),
   };
 
-  async function answer(request: Request): Promise<Handled> {
-    if (new URL(request.url).pathname.startsWith(controlPrefix)) {
+  async function answer(request: Request, url: URL): Promise<Handled> {
+    if (url.pathname.startsWith(controlPrefix)) {
       return { response: await handleControl(request, deps, controls), operationId: null };
     }
-    const handled = await runPipeline(request, deps);
+    const handled = await runPipeline(request, deps, url);
     if (!options.validateResponses || !handled.operationId) return handled;
     const report = (violation: string) => {
       violations.push(violation);
@@ -108,9 +108,11 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     responseViolations: violations,
     ...controls,
     async fetch(request) {
+      // Parsed once per request: the router, the operation and the request log all read it.
+      const url = new URL(request.url);
       let handled: Handled;
       try {
-        handled = await answer(request);
+        handled = await answer(request, url);
       } catch (error) {
         logger.error(`unexpected error on ${request.method} ${request.url}`, error);
         const { status, code, message } = errors.unexpected;
@@ -119,8 +121,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
           operationId: null,
         };
       }
-      if (!new URL(request.url).pathname.startsWith(controlPrefix)) {
-        state.requests.add(logEntry(request, handled, deps));
+      if (!url.pathname.startsWith(controlPrefix)) {
+        state.requests.add(logEntry(request, handled, deps, url));
       }
       return handled.response;
     },

@@ -4,6 +4,10 @@ import type { ServiceDeps } from './context.js';
 /** Path prefix of the mock-served reference audio behind every voice_url. */
 export const voiceAudioPath = '/__mock/voice-audio/';
 
+/** The `expires` a voice_url signed now carries (unix seconds of the mock clock). */
+export const voiceUrlExpiry = (deps: ServiceDeps): number =>
+  unixSeconds(deps.clock) + deps.config.signedUrlTtlSeconds;
+
 /**
  * A temporary signed address of a voice's reference audio (§2.3 voice_url): HMAC over the voice's
  * opaque reference and the expiry, valid `signedUrlTtlSeconds` of the mock clock.
@@ -11,8 +15,12 @@ export const voiceAudioPath = '/__mock/voice-audio/';
  * @example
  * await signVoiceUrl(deps, 'https://mock.test', voice.ref); // https://mock.test/__mock/voice-audio/…?expires=…&signature=…
  */
-export async function signVoiceUrl(deps: ServiceDeps, origin: string, ref: string): Promise<string> {
-  const expires = unixSeconds(deps.clock) + deps.config.signedUrlTtlSeconds;
+export async function signVoiceUrl(
+  deps: ServiceDeps,
+  origin: string,
+  ref: string,
+  expires: number = voiceUrlExpiry(deps),
+): Promise<string> {
   const signature = await deps.signer.sign(`voice-url\u0000${ref}\u0000${expires}`);
   return `${origin}${voiceAudioPath}${ref}?expires=${expires}&signature=${signature}`;
 }

@@ -9,6 +9,8 @@ export interface Signer {
   verify(message: string, signature: string): Promise<boolean>;
 }
 
+const memoCapacity = 4096;
+
 /**
  * @example
  * const signer = createSigner(42);
@@ -23,9 +25,22 @@ export function createSigner(seed: number): Signer {
     false,
     ['sign'],
   );
-  const sign = async (message: string): Promise<string> => {
+  const compute = async (message: string): Promise<string> => {
     const mac = await crypto.subtle.sign('HMAC', await key, encoder.encode(message));
     return Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  };
+  // Web Crypto's async HMAC costs ~50 µs a call, and a list page signs up to 20 voice_urls whose
+  // messages repeat for a whole second of the clock: signatures are a pure function of the message,
+  // so they are memoized (bounded; emptied when full, which changes no output).
+  const memo = new Map<string, Promise<string>>();
+  const sign = (message: string): Promise<string> => {
+    let signature = memo.get(message);
+    if (!signature) {
+      if (memo.size >= memoCapacity) memo.clear();
+      signature = compute(message);
+      memo.set(message, signature);
+    }
+    return signature;
   };
   return {
     sign,

@@ -1,5 +1,6 @@
 import type { AudioFormat } from '../../../openapi/contract.js';
 import type { VoiceProfile } from '../../audio/types.js';
+import { BytesResponse } from '../bytes-response.js';
 import type { Operation, OperationContext } from '../context.js';
 import { type Failure, fail } from '../envelope.js';
 import { voiceSpace } from '../state/tenancy.js';
@@ -87,7 +88,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
     if (mode === 'complete') {
       const bytes = concat([...synthesis.chunks()]);
       headers.set('Content-Length', String(bytes.byteLength));
-      return new Response(bytes, { status: 200, headers });
+      return new BytesResponse(bytes, { status: 200, headers });
     }
     const { preferences } = context;
     const pacing = {

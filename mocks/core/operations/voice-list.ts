@@ -1,7 +1,7 @@
 import { limits } from '../../../openapi/contract.js';
-import type { Operation } from '../context.js';
-import { fail, ok } from '../envelope.js';
-import { signVoiceUrl } from '../signed-url.js';
+import type { Operation, ServiceDeps } from '../context.js';
+import { fail, okJson } from '../envelope.js';
+import { signVoiceUrl, voiceUrlExpiry } from '../signed-url.js';
 import { voiceSpace } from '../state/tenancy.js';
 import type { VoiceRecord } from '../state/voices.js';
 
@@ -43,18 +43,47 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
   }
   const page = voices.slice(start, start + size);
   const next = voices[start + size];
-  const list = await Promise.all(
-    page.map(async (voice) => ({
-      voice_id: voice.voiceId,
-      voice_url: await signVoiceUrl(deps, url.origin, voice.ref),
-      created_at: voice.createdAt,
-    })),
-  );
-  return ok({
-    list,
+  const expires = voiceUrlExpiry(deps);
+  const pending = page.map((voice) => entryJson(deps, url.origin, expires, voice));
+  // Awaited only when some entry had to be signed: 20 settled promises a request cost as much as the rest.
+  const entries = pending.every((entry) => typeof entry === 'string') ? pending : await Promise.all(pending);
+  const rest = JSON.stringify({
     ...(next ? { next_voice_id: next.voiceId } : {}),
     has_more: next !== undefined,
-    total: list.length,
+    total: page.length,
     remainingFreeCloneCount: deps.state.ledger.remainingFreeUses(caller.account),
   });
+  return okJson(`{"list":[${entries.join(',')}],${rest.slice(1)}`);
 };
+
+interface CachedEntry {
+  readonly signer: ServiceDeps['signer'];
+  readonly origin: string;
+  readonly expires: number;
+  readonly json: string;
+}
+
+// A list entry only changes when its voice_url does (each second of the clock, or another origin), so
+// its JSON is kept per voice: a list request then neither signs nor serializes 20 voices again.
+const entries = new WeakMap<VoiceRecord, CachedEntry>();
+
+function entryJson(
+  deps: ServiceDeps,
+  origin: string,
+  expires: number,
+  voice: VoiceRecord,
+): string | Promise<string> {
+  const cached = entries.get(voice);
+  if (cached?.expires === expires && cached.origin === origin && cached.signer === deps.signer) {
+    return cached.json;
+  }
+  return signVoiceUrl(deps, origin, voice.ref, expires).then((voiceUrl) => {
+    const json = JSON.stringify({
+      voice_id: voice.voiceId,
+      voice_url: voiceUrl,
+      created_at: voice.createdAt,
+    });
+    entries.set(voice, { signer: deps.signer, origin, expires, json });
+    return json;
+  });
+}
