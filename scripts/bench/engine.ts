@@ -23,11 +23,12 @@ function cpuMs(work: () => void, rounds: number): number {
   return best;
 }
 
-/** Seconds of audio made per second of CPU, for each output format. */
+/** Seconds of audio made per second of CPU, for each output format (`seconds` of speech, 60 unless smoke). */
 export function synthesisSpeed(
   rounds: number,
+  seconds = 60,
 ): Record<'wav' | 'mp3', { audioSeconds: number; cpuMs: number; realtimeFactor: number }> {
-  const text = textForSeconds(60);
+  const text = textForSeconds(seconds);
   const out = {} as Record<'wav' | 'mp3', { audioSeconds: number; cpuMs: number; realtimeFactor: number }>;
   for (const format of ['wav', 'mp3'] as const) {
     const audioSeconds = synthesize({ text, voice, format }).durationSeconds;
@@ -41,11 +42,12 @@ export function synthesisSpeed(
   return out;
 }
 
-/** Wall milliseconds to analyse a 60 s reference recording as WAV and as MP3 (best of `rounds`). */
+/** Wall milliseconds to analyse a reference recording of about `seconds` as WAV and as MP3 (best of `rounds`). */
 export async function analysisSpeed(
   rounds: number,
+  seconds = 55,
 ): Promise<Record<'wav' | 'mp3', { audioSeconds: number; ms: number; accepted: boolean }>> {
-  const text = textForSeconds(55);
+  const text = textForSeconds(seconds);
   const out = {} as Record<'wav' | 'mp3', { audioSeconds: number; ms: number; accepted: boolean }>;
   for (const format of ['wav', 'mp3'] as const) {
     const bytes = synthesizeToBytes({ text, voice, format });

@@ -95,8 +95,12 @@ export interface ThroughputRow {
   readonly result: LoadResult;
 }
 
-/** List throughput on the mock, Prism and a bare server, in turn, `rounds` times interleaved. */
-export async function listThroughput(seconds: number, rounds: number): Promise<ThroughputRow[]> {
+/** List throughput on the mock, Prism and a bare server, in turn, `rounds` times interleaved, after a warm-up. */
+export async function listThroughput(
+  seconds: number,
+  rounds: number,
+  warmUpSeconds = 2,
+): Promise<ThroughputRow[]> {
   const mock = await spawnMock();
   const prism = await spawnPrism();
   let bare: Spawned | undefined;
@@ -115,6 +119,9 @@ export async function listThroughput(seconds: number, rounds: number): Promise<T
       `http://127.0.0.1:${barePort}`,
       listProbe,
     );
+    // Warm-up, not recorded: the first seconds of any server (JIT tiers, heap growing) and of the load
+    // generator itself are slower, and the first server measured would otherwise pay for them.
+    for (const server of [mock, prism, bare]) await load(`${server.url}/v1/voice/list`, auth, warmUpSeconds);
     const rows: ThroughputRow[] = [];
     for (let round = 1; round <= rounds; round += 1) {
       for (const server of [mock, prism, bare]) {

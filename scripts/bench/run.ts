@@ -54,7 +54,7 @@ if (want('startup')) {
 }
 
 if (want('list')) {
-  const rows = await listThroughput(smoke ? 1 : 5, 2);
+  const rows = await listThroughput(smoke ? 1 : 5, 2, smoke ? 1 : 2);
   results.listThroughput = rows;
   log('\n## List throughput (GET /v1/voice/list, 20 voices, 50 connections)');
   log('server          round   req/s     p50 ms  p99 ms  non-2xx  errors');
@@ -100,7 +100,7 @@ if (want('stream')) {
 }
 
 if (want('synthesis')) {
-  const speed = synthesisSpeed(smoke ? 1 : 5);
+  const speed = synthesisSpeed(smoke ? 1 : 5, smoke ? 5 : 60);
   results.synthesis = speed;
   log('\n## Synthesis speed (seconds of audio per second of CPU, one core)');
   for (const [format, s] of Object.entries(speed))
@@ -115,7 +115,7 @@ if (want('synthesis')) {
 }
 
 if (want('analysis')) {
-  const speed = await analysisSpeed(smoke ? 1 : 5);
+  const speed = await analysisSpeed(smoke ? 1 : 5, smoke ? 5 : 55);
   results.analysis = speed;
   log('\n## Analysis speed (a reference recording of about 55 s)');
   for (const [format, s] of Object.entries(speed))
