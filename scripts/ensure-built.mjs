@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Builds dist/ only when a source is newer than the last build, so `npm start` answers in well under a
+// second on an unchanged tree and still never runs stale code after an edit or a pull.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const sources = ['openapi', 'mocks', 'conformance', 'fixtures', 'cli'];
+const stamp = join(root, 'dist', '.tsbuildinfo');
+
+function newest(dir) {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) latest = Math.max(latest, newest(path));
+    else if (entry.name.endsWith('.ts')) latest = Math.max(latest, statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+let built = 0;
+try {
+  built = statSync(stamp).mtimeMs;
+} catch {
+  // never built
+}
+const changed = Math.max(
+  ...sources.map((s) => newest(join(root, s))),
+  statSync(join(root, 'tsconfig.build.json')).mtimeMs,
+);
+if (changed > built) {
+  process.stderr.write('voice-kit: building dist/ (sources changed since the last build)…\n');
+  const tsc = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
+    { stdio: 'inherit' },
+  );
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  // tsc leaves its build info untouched when nothing needed emitting (e.g. after a checkout that only
+  // changed mtimes); mark the build as current so the next start does not try again.
+  const now = new Date();
+  utimesSync(stamp, now, now);
+}
