@@ -55,6 +55,11 @@ export class SegmentBuilder {
   totalSamples = 0;
   /** Whispered speech: the pulse train is replaced by aspiration. */
   whisper = false;
+  /**
+   * Only count samples, keep no segments: a stream learns its exact size from a counting pass, which
+   * allocates nothing, and plans the segments phrase by phrase as it renders them.
+   */
+  countOnly = false;
   private current: Point;
   private noise: Noise = silentNoise;
   /** Pitch contour of the syllable being built: f0 at its start and end, and its duration. */
@@ -78,6 +83,10 @@ export class SegmentBuilder {
     if (length < 1) return;
     const c = this.contour;
     c.elapsed += seconds;
+    if (this.countOnly) {
+      this.totalSamples += length;
+      return;
+    }
     const f0 = target.f0 ?? c.start + (c.end - c.start) * Math.min(1, c.elapsed / c.duration);
     let voice = target.voice ?? this.current.voice;
     let aspiration = target.aspiration ?? 0;

@@ -89,7 +89,8 @@ export class Renderer {
     let at = offset;
     let left = count;
     while (left > 0) {
-      const seg = this.plan.segments[this.segment];
+      let seg = this.plan.segments[this.segment];
+      while (!seg && this.plan.more?.()) seg = this.plan.segments[this.segment];
       if (!seg) {
         out.fill(0, at, at + left);
         return;

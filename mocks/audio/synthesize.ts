@@ -5,7 +5,7 @@
 
 import { audioMediaTypes } from '../../openapi/contract.js';
 import { mp3Chunks } from './mp3.js';
-import { planUtterance, type UtterancePlan } from './synthesize-plan.js';
+import { planLazily, planUtterance, type UtterancePlan } from './synthesize-plan.js';
 import { Renderer } from './synthesize-render.js';
 import type { SynthesisRequest, SynthesisStream } from './types.js';
 import { int16Bytes, WAV_HEADER_BYTES, wavHeader } from './wav-encode.js';
@@ -36,8 +36,9 @@ function* pcmChunks(plan: UtterancePlan, chunkSamples: number): Generator<Int16A
 }
 
 /**
- * Plans a synthesis and returns its metadata with a lazy chunk generator. The utterance is planned up
- * front (so sizes are exact), and audio is rendered only as chunks are pulled.
+ * Plans a synthesis and returns its metadata with a lazy chunk generator. The utterance's size is
+ * counted up front (so sizes are exact); its segments are planned and its audio rendered only as
+ * chunks are pulled.
  *
  * @example
  * const stream = synthesize({ text: 'Hello there!', voice: systemVoices[0], format: 'wav' });
@@ -45,7 +46,8 @@ function* pcmChunks(plan: UtterancePlan, chunkSamples: number): Generator<Int16A
  */
 export function synthesize(request: SynthesisRequest): SynthesisStream {
   const sampleRate = sampleRateOf(request);
-  const plan = planUtterance(request, sampleRate);
+  // Planned as the chunks are pulled, so the first chunk of a long text is not kept waiting.
+  const plan = planLazily(request, sampleRate);
   const chunkMs = request.chunkMs ?? DEFAULT_CHUNK_MS;
   const chunkSamples = Math.max(1, Math.round((sampleRate * chunkMs) / 1000));
   const dataBytes = plan.totalSamples * 2;

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { planLazily, planUtterance } from './synthesize-plan.js';
+import { Renderer } from './synthesize-render.js';
+import type { VoiceProfile } from './types.js';
+import { systemVoices } from './voices.js';
+
+const voice = systemVoices[0] as VoiceProfile;
+
+function rendered(plan: ReturnType<typeof planUtterance>): Int16Array {
+  const samples = new Int16Array(plan.totalSamples);
+  const renderer = new Renderer(plan);
+  // Uneven pieces, as a stream pulls them, so phrase boundaries fall inside and between calls.
+  for (let at = 0; at < samples.length; at += 977) {
+    renderer.render(samples, at, Math.min(977, samples.length - at));
+  }
+  return samples;
+}
+
+describe('planLazily', () => {
+  it.each([
+    ['empty', ''],
+    ['tags only', '[laugh] [pause]'],
+    ['one word', 'Hello'],
+    ['phrases and tags', 'Hello there, friend! [sigh] Are you well? [whisper] Quietly now. Done.'],
+    ['CJK', '你好，世界。こんにちは'],
+    ['long', 'The quick brown fox jumps over the lazy dog. '.repeat(10)],
+  ])('%s: the same size up front and the same samples as the whole plan', (_name, text) => {
+    const request = { text, voice, format: 'pcm' as const, emotion: 'happy' };
+    const whole = planUtterance(request, 24_000);
+    const lazy = planLazily(request, 24_000);
+    expect(lazy.totalSamples).toBe(whole.totalSamples);
+    const [a, b] = [rendered(lazy), rendered(whole)];
+    expect(Buffer.compare(Buffer.from(a.buffer), Buffer.from(b.buffer))).toBe(0); // toEqual is slow here
+    expect(lazy.segments.length).toBe(whole.segments.length);
+  });
+});
