@@ -9,6 +9,9 @@ import type { Exchange, SendOptions } from './http.js';
 import { type UploadForm, uploadFormData } from './multipart.js';
 import type { KeyName } from './run-state.js';
 
+/** The identity of a created voice in RunState.liveVoices: voice ids are per key's space. */
+const liveKey = (key: KeyName, voiceId: string) => `${key}\u0000${voiceId}`;
+
 /** A custom voice of a list page (§4.3). */
 export interface ListedVoice {
   readonly voice_id: string;
@@ -101,7 +104,11 @@ export async function saveVoice(
     key,
     ...(headers ? { body: JSON.stringify(body), headers } : { json: body }),
   });
-  if (ex.status === 200) ctx.state.voicesCreated += 1;
+  if (ex.status === 200) {
+    ctx.state.voicesCreated += 1;
+    if (typeof body.voice_id === 'string')
+      ctx.state.liveVoices.add(liveKey(key, normalizeVoiceId(body.voice_id)));
+  }
   return ex;
 }
 
@@ -180,14 +187,22 @@ export async function remainingFreeUses(ctx: CaseContext, key: KeyName = 'main')
   return typeof data?.remainingFreeCloneCount === 'number' ? data.remainingFreeCloneCount : null;
 }
 
-/** DELETE /v1/voice/{voice_id}. */
-export function deleteVoice(ctx: CaseContext, voiceId: string, key: KeyChoice = 'main'): Promise<Exchange> {
-  return ctx.call({
+/** DELETE /v1/voice/{voice_id}. A success that removes a voice of this run is counted for the cost report. */
+export async function deleteVoice(
+  ctx: CaseContext,
+  voiceId: string,
+  key: KeyChoice = 'main',
+): Promise<Exchange> {
+  const ex = await ctx.call({
     op: 'deleteVoice',
     method: 'DELETE',
     path: `/v1/voice/${encodeURIComponent(voiceId)}`,
     key,
   });
+  // Only the first success counts: a second delete of the same voice may answer 200 too (§4.4).
+  if (ex.status === 200 && typeof key === 'string' && ctx.state.liveVoices.delete(liveKey(key, voiceId)))
+    ctx.state.voicesDeleted += 1;
+  return ex;
 }
 
 export type Endpoint = 'complete' | 'stream';

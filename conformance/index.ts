@@ -8,14 +8,15 @@
  * if (!result.ok) console.log(result.results.filter((r) => r.outcome === 'fail'));
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { pcmHeaders } from '../openapi/contract.js';
 import { allCases } from './cases/index.js';
 import { embeddedKeys, startEmbeddedMock } from './embedded-mock.js';
 import { kitFixtures } from './fixture-source.js';
 import type { FetchLike } from './http.js';
 import { freshUploadWindow, isKitMock } from './kit-mock.js';
+import { checkOptions } from './options-check.js';
+import { preflight } from './preflight.js';
+import { checkedReference } from './reference-check.js';
 import type { FixtureFile, PcmHeaderNames, RunKeys, RunState } from './run-state.js';
 import { runCases } from './runner.js';
 import {
@@ -28,6 +29,7 @@ import {
 } from './types.js';
 
 export { allCases } from './cases/index.js';
+export { ConformanceSetupError } from './setup-error.js';
 export type {
   CaseResult,
   ConformanceCase,
@@ -72,12 +74,9 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
 }
 
-async function loadReference(ref: RunOptions['referenceAudio']): Promise<() => Promise<FixtureFile>> {
-  if (typeof ref === 'string') {
-    const bytes = new Uint8Array(await readFile(ref));
-    return async () => ({ name: basename(ref), bytes });
-  }
-  if (ref) return async () => ref;
+/** The reference recording as the cases get it: the checked one, or the kit's valid 10 s fixture. */
+function referenceSource(checked: FixtureFile | undefined): () => Promise<FixtureFile> {
+  if (checked) return async () => checked;
   return async () => {
     const f = await kitFixtures('valid-10s');
     if (!f) throw new Error('the kit fixture valid-10s is missing: pass referenceAudio');
@@ -88,31 +87,49 @@ async function loadReference(ref: RunOptions['referenceAudio']): Promise<() => P
 /**
  * Run the conformance suite. Resolves with every result as a value; `ok` is false when a must case
  * failed. Voices the run created are deleted before it resolves.
+ *
+ * Before anything starts it throws a {@link ConformanceSetupError} for a run that could only end as a
+ * misleading result: an unknown option or `keys` name, a `baseUrl` that is empty or not http(s), a
+ * `baseUrl` without `apiKey`, an unknown `include` group, an `only` pattern that selects no case, a
+ * `referenceAudio` that cannot be read, has an extension upload refuses (§4.1) or that the kit's
+ * analyser refuses (§4.2), and a `baseUrl` that gives no HTTP answer to one GET /v1/voice/list (any
+ * status passes). Without `baseUrl`, `apiKey` and `keys` replace the embedded mock's own keys (its
+ * tests use that); the CLI refuses keys without a base URL, since there they are a forgotten flag.
  */
 export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
-  const embedded = options.baseUrl ? undefined : await startEmbeddedMock();
+  checkOptions(options, options.cases ?? allCases);
+  const reference =
+    options.referenceAudio === undefined ? undefined : await checkedReference(options.referenceAudio);
+  const fetchFn: FetchLike = options.fetch ?? ((req) => fetch(req));
+  if (options.baseUrl !== undefined) {
+    // The key the cases will use: a `main` inside `keys` wins over apiKey, as below.
+    const mainKey = (options.keys as Partial<RunKeys> | undefined)?.main ?? options.apiKey ?? '';
+    await preflight(fetchFn, options.baseUrl.replace(/\/+$/, ''), mainKey, { signal: options.signal });
+  }
+  const embedded = options.baseUrl === undefined ? await startEmbeddedMock() : undefined;
   try {
     const baseUrl = (options.baseUrl ?? embedded?.url ?? '').replace(/\/+$/, '');
     const keys: RunKeys = embedded
       ? { ...embeddedKeys, ...(options.apiKey ? { main: options.apiKey } : {}), ...options.keys }
       : { main: options.apiKey ?? '', ...options.keys };
-    if (!keys.main) throw new Error('an API key is required (apiKey / --api-key / VOICE_KIT_API_KEY)');
     const targetIsMock = options.targetIsMock ?? embedded !== undefined;
     const state: RunState = {
-      fetch: options.fetch ?? ((req) => fetch(req)),
+      fetch: fetchFn,
       baseUrl,
       keys,
       prefix: options.runPrefix ?? `vk_${randomBytes(3).toString('hex')}_`,
       targetIsMock,
       httpTransport: options.httpTransport ?? options.fetch === undefined,
       pcmHeaderNames: { ...pcmHeaders, ...options.pcmHeaders },
-      referenceAudio: await loadReference(options.referenceAudio),
+      referenceAudio: referenceSource(reference),
       fixture: kitFixtures,
       signal: options.signal,
       now: options.now ?? (() => Date.now()),
       tracked: [],
       referenceKeys: new Map(),
       voicesCreated: 0,
+      liveVoices: new Set(),
+      voicesDeleted: 0,
       uploads: 0,
       counter: 0,
     };

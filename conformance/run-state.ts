@@ -65,6 +65,10 @@ export interface RunState {
   /** Object keys of the reference recording, uploaded once per key. */
   readonly referenceKeys: Map<KeyName, string>;
   voicesCreated: number;
+  /** `key\0voice_id` of every voice a save created and no delete has removed yet. */
+  readonly liveVoices: Set<string>;
+  /** Successful deletes of live voices, by cases or the cleanup (the runner tells them apart). */
+  voicesDeleted: number;
   uploads: number;
   counter: number;
 }

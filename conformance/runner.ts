@@ -107,6 +107,8 @@ export async function runCases(
     results.push(result);
     progress({ type: 'case-end', result, index, total: chosen.length });
   }
+  // Every delete so far was a case's; the cleanup's come after.
+  const voicesDeletedByCases = state.voicesDeleted;
   const cleanup = await cleanupRun(state);
   progress({ type: 'cleanup', deleted: cleanup.deleted, failures: cleanup.failures.length });
   const freeAfter = await freeUsesNow(state);
@@ -125,6 +127,7 @@ export async function runCases(
       remainingFreeCloneCountBefore: freeBefore,
       remainingFreeCloneCountAfter: freeAfter,
       voicesCreated: state.voicesCreated,
+      voicesDeletedByCases,
       uploads: state.uploads,
       voicesDeleted: cleanup.deleted,
       voicesRemaining: cleanup.remaining,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesOnly, orderCases, skipReason } from './select.js';
+import { matchesOnly, orderCases, skipReason, unmatchedPatterns } from './select.js';
 import type { ConformanceCase } from './types.js';
 
 const make = (id: string, extra: Partial<ConformanceCase> = {}): ConformanceCase => ({
@@ -42,5 +42,13 @@ describe('case selection', () => {
   it('moves quota-exhausting cases last', () => {
     const order = orderCases([make('a.rate.x', { runLast: true }), make('b.c.d'), make('e.f.g')], []);
     expect(order.map((c) => c.id)).toEqual(['b.c.d', 'e.f.g', 'a.rate.x']);
+  });
+
+  it('names the patterns that select no case (a typo must not shrink a run silently)', () => {
+    const cases = [make('upload.extension.flac-refused'), make('list.page.fields')];
+    expect(unmatchedPatterns(cases, ['upload.*', 'uplaod.*', 'fields', '*nothing*'])).toEqual([
+      'uplaod.*',
+      '*nothing*',
+    ]);
   });
 });

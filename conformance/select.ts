@@ -19,6 +19,17 @@ export function matchesOnly(id: string, patterns: readonly string[]): boolean {
   });
 }
 
+/**
+ * The patterns that select no case: a typo in `only` must not shrink a run silently (a run of no case
+ * passes).
+ *
+ * @example
+ * unmatchedPatterns(allCases, ['upload.*', 'uplaod.*']); // ['uplaod.*']
+ */
+export function unmatchedPatterns(cases: readonly ConformanceCase[], patterns: readonly string[]): string[] {
+  return patterns.filter((p) => !cases.some((c) => matchesOnly(c.id, [p])));
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }

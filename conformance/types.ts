@@ -107,7 +107,9 @@ export interface RunBilling {
   readonly voicesCreated: number;
   /** Successful uploads the run made (they count against the upload rate limit of §8). */
   readonly uploads: number;
-  /** Deleted by the cleanup (voices a case deleted itself are not counted). */
+  /** Deleted by the cases themselves (the delete cases remove voices they created). */
+  readonly voicesDeletedByCases: number;
+  /** Deleted by the cleanup at the end of the run. */
   readonly voicesDeleted: number;
   /** Voices with the run prefix still listed after the cleanup: 0 unless the deployment refused deletes. */
   readonly voicesRemaining: number;

@@ -57,6 +57,7 @@ const run: RunResult = {
     remainingFreeCloneCountAfter: 3,
     voicesCreated: 0,
     uploads: 0,
+    voicesDeletedByCases: 0,
     voicesDeleted: 0,
     voicesRemaining: 0,
     cleanupFailures: [],

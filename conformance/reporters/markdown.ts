@@ -1,5 +1,6 @@
 import { openQuestions } from '../../openapi/generated/open-questions.js';
 import type { CaseResult, RunResult } from '../types.js';
+import { voicesPhrase } from './cost.js';
 import { bySection, observationsByQuestion } from './sections.js';
 
 const icon: Record<CaseResult['outcome'], string> = {
@@ -58,7 +59,7 @@ export function markdownReport(run: RunResult): string {
     `- Verdict: ${run.ok ? '**PASS**: every must case passed' : '**FAIL**: at least one must case failed'}${run.aborted ? ' (aborted)' : ''}`,
     `- Cases: ${c.total} — ${c.pass} pass, ${c.fail} fail, ${c.error} error, ${c.warn} warn, ${c.observed} observed, ${c.skip} skipped`,
     `- Started ${run.startedAt}, took ${(run.durationMs / 1000).toFixed(1)} s; run prefix \`${run.runPrefix}\``,
-    `- Uploads ${b.uploads}; voices created ${b.voicesCreated}, deleted by cleanup ${b.voicesDeleted}, left ${b.voicesRemaining}; remainingFreeCloneCount ${b.remainingFreeCloneCountBefore ?? '?'} → ${b.remainingFreeCloneCountAfter ?? '?'}`,
+    `- Uploads ${b.uploads}. ${voicesPhrase(b)}; remainingFreeCloneCount ${b.remainingFreeCloneCountBefore ?? '?'} → ${b.remainingFreeCloneCountAfter ?? '?'}`,
     ...(b.cleanupFailures.length > 0 ? [`- Cleanup failures: ${b.cleanupFailures.join('; ')}`] : []),
     '',
     '## Results by section',

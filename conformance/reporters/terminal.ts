@@ -1,4 +1,5 @@
 import type { CaseResult, ProgressEvent, RunResult } from '../types.js';
+import { voicesPhrase } from './cost.js';
 import { bySection } from './sections.js';
 
 const mark: Record<CaseResult['outcome'], string> = {
@@ -55,7 +56,7 @@ export function terminalSummary(run: RunResult): string {
   lines.push(
     '',
     `Cases: ${c.total}; ${c.pass} pass, ${c.fail} fail, ${c.error} error, ${c.warn} warn, ${c.observed} observed, ${c.skip} skipped in ${(run.durationMs / 1000).toFixed(1)} s`,
-    `Uploads: ${b.uploads}. Voices created: ${b.voicesCreated}, deleted by cleanup: ${b.voicesDeleted}, left: ${b.voicesRemaining}; remainingFreeCloneCount before ${b.remainingFreeCloneCountBefore ?? '?'}, after ${b.remainingFreeCloneCountAfter ?? '?'}`,
+    `Uploads: ${b.uploads}. ${voicesPhrase(b)}; remainingFreeCloneCount before ${b.remainingFreeCloneCountBefore ?? '?'}, after ${b.remainingFreeCloneCountAfter ?? '?'}`,
     ...(b.cleanupFailures.length > 0 ? [`Cleanup failures: ${b.cleanupFailures.join('; ')}`] : []),
     run.ok
       ? 'PASS: every must case passed'

@@ -7,6 +7,7 @@ import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allCases } from '../cases/index.js';
 import { conformanceCli } from '../cli.js';
 
 let dir: string;
@@ -41,12 +42,66 @@ describe('voice-kit conformance CLI', () => {
   });
 
   it.each([
-    [['--base-url', 'http://127.0.0.1:9'], /--api-key/],
-    [['--include', 'everything'], /unknown --include/],
-  ])('exits 2 on a usage error: %j', async (argv, message) => {
+    [['--base-url', 'http://127.0.0.1:9'], {}, /--api-key/],
+    [['--include', 'everything'], {}, /unknown --include/],
+    [['--base-ur', 'http://127.0.0.1:9'], {}, /unknown flag --base-ur .*known flags: --base-url/],
+    [['--allow-billabel'], {}, /unknown flag --allow-billabel/],
+    [[], { VOICE_KIT_BASEURL: 'http://127.0.0.1:9' }, /unknown variable VOICE_KIT_BASEURL/],
+    [['--api-key', 'k'], {}, /--api-key was given but no --base-url: pass --base-url \(VOICE_KIT_BASE_URL\)/],
+    [['--pcm-headers', 'A,B'], {}, /--pcm-headers needs exactly three/],
+    [
+      ['--only', 'uplaod.*'],
+      {},
+      /--only "uplaod\.\*" matches no case id \(nearest: upload\..*--list prints every id/,
+    ],
+    [
+      [],
+      { VOICE_KIT_ONLY: 'envelope.*,nothing-like-this' },
+      /VOICE_KIT_ONLY "nothing-like-this" matches no case/,
+    ],
+  ])('exits 2 on a usage error, before any case: %j %j', async (argv, env, message) => {
     const lines: string[] = [];
-    expect(await conformanceCli(argv, {}, (l) => lines.push(l))).toBe(2);
+    expect(await conformanceCli(argv, env, (l) => lines.push(l))).toBe(2);
     expect(lines.join('\n')).toMatch(message);
+    expect(lines.join('\n')).not.toMatch(/cases against/);
+  });
+
+  it('--list prints every case id with its section and severity on stdout and exits 0', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await conformanceCli(
+      ['--list'],
+      {},
+      (l) => err.push(l),
+      (l) => out.push(l),
+    );
+    expect(code).toBe(0);
+    expect(out).toHaveLength(allCases.length);
+    expect(out.find((l) => l.startsWith('upload.extension.flac-refused'))).toMatch(/§4\.1.*must/);
+    expect(err).toEqual([`${allCases.length} cases`]);
+    const some: string[] = [];
+    await conformanceCli(
+      ['--list', '--only', 'delete.*'],
+      {},
+      () => undefined,
+      (l) => some.push(l),
+    );
+    expect(some.length).toBe(allCases.filter((c) => c.id.startsWith('delete.')).length);
+  });
+
+  it('words the cost so the numbers add up: voices deleted by the cases and by cleanup', async () => {
+    const lines: string[] = [];
+    const code = await conformanceCli(['--only', 'delete.voice.*', '--report-dir', dir], {}, (l) =>
+      lines.push(l),
+    );
+    expect(code).toBe(0);
+    const cost = /Voices created: (\d+) \((\d+) deleted by the cases, (\d+) by cleanup\), left: 0;/.exec(
+      lines.join('\n'),
+    );
+    expect(cost).not.toBeNull();
+    const [created, byCases, byCleanup] = (cost ?? []).slice(1).map(Number);
+    expect(byCases).toBeGreaterThan(0);
+    expect(created).toBe((byCases ?? 0) + (byCleanup ?? 0));
   });
 
   it('on Ctrl-C stops after the current case, deletes the voices of the run and exits 130', async () => {

@@ -1,0 +1,119 @@
+/**
+ * Checks of runConformance's options that need no I/O, so a mistake throws before anything starts.
+ * A JavaScript caller's typo (`baseURL`) would otherwise test the embedded mock and pass.
+ */
+import type { RunOptions } from './index.js';
+import { didYouMean, editDistance } from './nearest.js';
+import { unmatchedPatterns } from './select.js';
+import { ConformanceSetupError } from './setup-error.js';
+import { type ConformanceCase, type ExtraKeyName, includeNames } from './types.js';
+
+// A Record, so that adding an option to RunOptions without listing it here fails to compile.
+const optionNames: Record<keyof RunOptions, true> = {
+  baseUrl: true,
+  apiKey: true,
+  keys: true,
+  allowBillable: true,
+  include: true,
+  only: true,
+  referenceAudio: true,
+  fetch: true,
+  onProgress: true,
+  pcmHeaders: true,
+  targetIsMock: true,
+  httpTransport: true,
+  now: true,
+  runPrefix: true,
+  cases: true,
+  signal: true,
+};
+// `main` too: callers pass a whole RunKeys (the embedded mock's keys) as `keys`, and it wins over apiKey.
+const keyNames: Record<ExtraKeyName | 'main', true> = {
+  main: true,
+  noClone: true,
+  otherProject: true,
+  otherEnv: true,
+  otherOrg: true,
+};
+
+const unknownOf = (given: object, known: readonly string[]) =>
+  Object.keys(given).filter((k) => !known.includes(k));
+
+/**
+ * A base URL must be an http(s) URL; an empty one is a mistake (an unset CI secret), not "no target".
+ *
+ * @example
+ * baseUrlProblem('staging.example.com'); // 'is not an http(s) URL: ...'
+ */
+export function baseUrlProblem(url: string): string | undefined {
+  if (url.trim() === '') return 'is empty: omit it to test the embedded mock';
+  try {
+    const { protocol } = new URL(url);
+    if (protocol === 'http:' || protocol === 'https:') return undefined;
+  } catch {
+    // reported below
+  }
+  return `${JSON.stringify(url)} is not an http(s) URL (like https://voice.staging.example.com)`;
+}
+
+/**
+ * The ids nearest to a pattern that selects nothing, as a hint. A pattern is a prefix or a substring
+ * (`uplaod.*`, `*flca*`), so each id is scored by its closest stretch of the pattern's length.
+ */
+export function nearestIds(cases: readonly ConformanceCase[], pattern: string): string[] {
+  const bare = pattern.replace(/\*/g, '').toLowerCase();
+  const score = (id: string) => {
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i + bare.length <= Math.max(id.length, bare.length); i++)
+      best = Math.min(best, editDistance(bare, id.slice(i, i + bare.length)));
+    return best;
+  };
+  const scored = cases.map((c) => ({ id: c.id, d: score(c.id) }));
+  // Only the best-scoring ids, and only when they are close: a far guess misleads more than none.
+  const best = Math.min(...scored.map(({ d }) => d));
+  if (best > Math.max(2, Math.floor(bare.length / 3))) return [];
+  return scored
+    .filter(({ d }) => d === best)
+    .slice(0, 3)
+    .map(({ id }) => id);
+}
+
+/**
+ * Throws a ConformanceSetupError for the first mistake in `options`: an unknown option or key name, a
+ * base URL that is empty or not http(s), a base URL without an API key, an unknown include group, or an
+ * `only` pattern that selects no case of `cases`.
+ */
+export function checkOptions(options: RunOptions, cases: readonly ConformanceCase[]): void {
+  const known = Object.keys(optionNames);
+  for (const name of unknownOf(options, known))
+    throw new ConformanceSetupError(
+      name,
+      `is not an option of runConformance${didYouMean(name, known)}; options: ${known.join(', ')}`,
+    );
+  for (const name of unknownOf(options.keys ?? {}, Object.keys(keyNames)))
+    throw new ConformanceSetupError(
+      `keys.${name}`,
+      `is not a key name${didYouMean(name, Object.keys(keyNames))}; known: ${Object.keys(keyNames).join(', ')}`,
+    );
+  if (options.baseUrl !== undefined) {
+    const problem = baseUrlProblem(options.baseUrl);
+    if (problem) throw new ConformanceSetupError('baseUrl', problem);
+    if (!options.apiKey && !(options.keys as { main?: string } | undefined)?.main)
+      throw new ConformanceSetupError('apiKey', 'is required with baseUrl');
+  }
+  for (const group of options.include ?? [])
+    if (!includeNames.includes(group))
+      throw new ConformanceSetupError(
+        'include',
+        `${JSON.stringify(group)} is not a group; groups: ${includeNames.join(', ')}`,
+      );
+  if (options.only !== undefined && !Array.isArray(options.only))
+    throw new ConformanceSetupError('only', 'must be an array of patterns');
+  for (const pattern of unmatchedPatterns(cases, options.only ?? [])) {
+    const near = nearestIds(cases, pattern);
+    throw new ConformanceSetupError(
+      'only',
+      `${JSON.stringify(pattern)} matches no case id${near.length > 0 ? ` (nearest: ${near.join(', ')})` : ''}; allCases lists every id`,
+    );
+  }
+}

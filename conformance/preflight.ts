@@ -1,0 +1,81 @@
+/**
+ * One request before any case: a base URL that does not answer at all (a typo, a stopped server, a
+ * VPN left off) is a setup mistake to report once, not a run of a hundred cases that each "threw:
+ * fetch failed". Any HTTP answer, even 404 or 500, lets the run go on: judging it is the cases' job.
+ */
+import { apiKeyHeader } from '../openapi/contract.js';
+import type { FetchLike } from './http.js';
+import { ConformanceSetupError } from './setup-error.js';
+
+/** How long the preflight waits for an answer: generous for a cold staging deployment. */
+export const preflightTimeoutMs = 20_000;
+
+interface ErrorLike {
+  readonly name?: unknown;
+  readonly message?: unknown;
+  readonly code?: unknown;
+  readonly cause?: unknown;
+  readonly errors?: unknown;
+}
+
+/**
+ * Why a request failed, in words: undici throws "fetch failed" and keeps the reason in `cause` (an
+ * AggregateError when every address of a host was refused), so the chain is walked for the deepest
+ * code and message.
+ *
+ * @example
+ * networkCause(await fetch('http://127.0.0.1:9').catch((e) => e)); // 'ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9)'
+ */
+export function networkCause(error: unknown, timeoutMs = preflightTimeoutMs): string {
+  let e = error as ErrorLike | undefined;
+  let code: string | undefined;
+  let message: string | undefined;
+  for (let depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
+    if (e.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s (timeout)`;
+    if (typeof e.code === 'string') code = e.code;
+    if (typeof e.message === 'string' && e.message !== '' && e.message !== 'fetch failed')
+      message = e.message;
+    const inner: unknown = e.cause ?? (Array.isArray(e.errors) ? e.errors[0] : undefined);
+    e = inner as ErrorLike | undefined;
+  }
+  // undici's word for the ports the Fetch standard blocks (1, 9, 25, 6000...): say what it means.
+  if (message === 'bad port')
+    return 'the port is one fetch refuses to connect to (a blocked port of the Fetch standard)';
+  if (code && message && !message.includes(code)) return `${code} (${message})`;
+  if (message) return message;
+  return code ?? String(error);
+}
+
+/**
+ * GET /v1/voice/list with the main key. Resolves on any HTTP answer; throws a ConformanceSetupError
+ * naming the cause when none comes.
+ *
+ * @example
+ * await preflight((req) => fetch(req), 'https://staging.example.com', key);
+ */
+export async function preflight(
+  fetchFn: FetchLike,
+  baseUrl: string,
+  apiKey: string,
+  opts: { readonly timeoutMs?: number; readonly signal?: AbortSignal | undefined } = {},
+): Promise<void> {
+  const timeoutMs = opts.timeoutMs ?? preflightTimeoutMs;
+  const signals = [AbortSignal.timeout(timeoutMs), ...(opts.signal ? [opts.signal] : [])];
+  try {
+    const res = await fetchFn(
+      new Request(`${baseUrl}/v1/voice/list?page_size=1`, {
+        headers: { [apiKeyHeader]: apiKey },
+        signal: AbortSignal.any(signals),
+      }),
+    );
+    // The body is read so the connection is free for the first case.
+    await res.arrayBuffer().catch(() => undefined);
+  } catch (e) {
+    // Ctrl-C during the preflight is an interruption: the run reports it as aborted.
+    if (opts.signal?.aborted) return;
+    throw new ConformanceSetupError(
+      'baseUrl',
+      `${baseUrl}: no HTTP answer to GET /v1/voice/list: ${networkCause(e, timeoutMs)}`,
+    );
+  }
+}
