@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { synthesize } from './synthesize.js';
 import { planLazily, planUtterance } from './synthesize-plan.js';
 import { Renderer } from './synthesize-render.js';
 import type { VoiceProfile } from './types.js';
@@ -32,5 +33,14 @@ describe('planLazily', () => {
     const [a, b] = [rendered(lazy), rendered(whole)];
     expect(Buffer.compare(Buffer.from(a.buffer), Buffer.from(b.buffer))).toBe(0); // toEqual is slow here
     expect(lazy.segments.length).toBe(whole.segments.length);
+    expect(lazy.segments.filter(Boolean).length).toBeLessThan(Math.max(2, whole.segments.length)); // released
+  });
+
+  it('gives the same bytes each time a stream is read again', () => {
+    const stream = synthesize({ text: 'Once. Twice, and again!', voice, format: 'wav', chunkMs: 50 });
+    const read = () => Buffer.concat([...stream.chunks()]);
+    const first = read();
+    expect(first.length).toBe(stream.byteLength);
+    expect(Buffer.compare(read(), first)).toBe(0);
   });
 });

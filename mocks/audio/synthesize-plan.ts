@@ -26,6 +26,8 @@ export interface UtterancePlan {
    * is complete. `totalSamples` is exact from the start either way.
    */
   readonly more?: () => boolean;
+  /** Present on a lazy plan: forgets the segments before `index`, which its one renderer has passed. */
+  readonly release?: (index: number) => void;
 }
 
 /** The effective speaking-rate factor: 0 or missing is 1, and the result is clamped to 0.25..4. */
@@ -36,7 +38,7 @@ export function effectiveRate(speed: number | undefined): number {
 
 const leadSeconds = 0.06;
 const tailSeconds = 0.12;
-/** What a text with nothing to say (only tags or whitespace) yields. */
+/** What a text with nothing to say (whitespace, punctuation, unknown tags, a lone [whisper]) yields. */
 const emptySeconds = 0.3;
 const breakSeconds: Readonly<Record<BreakKind, number>> = {
   minor: 0.26,
@@ -112,11 +114,20 @@ function builderFor({ request: { voice }, sampleRate, style, pitch }: Prepared):
   );
 }
 
+/**
+ * Whether the text gives anything to play: words, or a tag that takes time (a laugh, a sigh, a breath,
+ * a pause), which is played as inside a sentence even when it is the whole text. [whisper] only changes
+ * how words sound, so with no words it has nothing to act on.
+ */
+function hasContent(tokens: readonly Token[]): boolean {
+  return tokens.some((token) => token.kind === 'word' || (token.kind === 'tag' && token.tag !== 'whisper'));
+}
+
 /** Speaks the utterance into `builder`, pausing after each phrase; every run makes the same calls. */
 function* speak(prepared: Prepared, builder: SegmentBuilder): Generator<void, void, void> {
   const { parsed, request, seed, style, rhythm, tempo, pitch } = prepared;
   const { voice } = request;
-  if (parsed.syllableCount === 0) {
+  if (!hasContent(parsed.tokens)) {
     builder.gap(emptySeconds);
     return;
   }
@@ -170,6 +181,8 @@ export function planUtterance(request: SynthesisRequest, sampleRate: number): Ut
  * once, then `more()` plans one phrase at a time. A stream's first chunk no longer waits for the
  * segments of the whole text (5,000 characters took ~10 ms to plan before; the count takes a fraction).
  *
+ * Render it once: the renderer releases the segments it has passed.
+ *
  * @example
  * const plan = planLazily(request, 24000); // plan.totalSamples is exact; new Renderer(plan) pulls phrases
  */
@@ -182,7 +195,9 @@ export function planLazily(request: SynthesisRequest, sampleRate: number): Utter
   }
   const builder = builderFor(prepared);
   const steps = speak(prepared, builder);
+  const segments = builder.segments as (Segment | undefined)[];
   let finished = false;
+  let released = 0;
   return {
     segments: builder.segments,
     totalSamples: counter.totalSamples,
@@ -193,6 +208,10 @@ export function planLazily(request: SynthesisRequest, sampleRate: number): Utter
       if (finished) return false;
       finished = steps.next().done === true;
       return true;
+    },
+    // Rendered segments are let go, so a long or one of many concurrent streams holds one phrase.
+    release: (index) => {
+      for (; released < index; released++) segments[released] = undefined;
     },
   };
 }

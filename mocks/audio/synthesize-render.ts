@@ -111,6 +111,7 @@ export class Renderer {
       if (this.position >= seg.length) {
         this.segment++;
         this.position = 0;
+        this.plan.release?.(this.segment);
       }
     }
   }

@@ -46,8 +46,15 @@ function* pcmChunks(plan: UtterancePlan, chunkSamples: number): Generator<Int16A
  */
 export function synthesize(request: SynthesisRequest): SynthesisStream {
   const sampleRate = sampleRateOf(request);
-  // Planned as the chunks are pulled, so the first chunk of a long text is not kept waiting.
+  // Planned as the chunks are pulled, so the first chunk of a long text is not kept waiting. A lazy
+  // plan is rendered once, so each further call of chunks() plans again.
   const plan = planLazily(request, sampleRate);
+  let unused: UtterancePlan | undefined = plan;
+  const freshPlan = (): UtterancePlan => {
+    const next = unused ?? planLazily(request, sampleRate);
+    unused = undefined;
+    return next;
+  };
   const chunkMs = request.chunkMs ?? DEFAULT_CHUNK_MS;
   const chunkSamples = Math.max(1, Math.round((sampleRate * chunkMs) / 1000));
   const dataBytes = plan.totalSamples * 2;
@@ -64,7 +71,7 @@ export function synthesize(request: SynthesisRequest): SynthesisStream {
     return {
       ...common,
       byteLength: undefined,
-      chunks: () => mp3Chunks(pcmChunks(plan, chunkSamples), sampleRate),
+      chunks: () => mp3Chunks(pcmChunks(freshPlan(), chunkSamples), sampleRate),
     };
   }
   const header =
@@ -74,7 +81,7 @@ export function synthesize(request: SynthesisRequest): SynthesisStream {
     byteLength: dataBytes + (header?.length ?? 0),
     *chunks() {
       let first = header;
-      for (const samples of pcmChunks(plan, chunkSamples)) {
+      for (const samples of pcmChunks(freshPlan(), chunkSamples)) {
         const bytes = int16Bytes(samples);
         if (!first) {
           yield bytes;
