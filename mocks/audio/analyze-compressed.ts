@@ -1,10 +1,10 @@
 import { parseBuffer } from 'music-metadata';
+import { audioDuration } from './analyze-duration.js';
 import type { Sniffed } from './container.js';
-import { walkMpegFrames } from './container-mpeg.js';
-import { scanWebm } from './container-webm.js';
 
 /** What the headers of a compressed file say, read before (and without) decoding its samples. */
 export interface CompressedInfo {
+  /** The real (gapless) duration: encoder priming and padding left out where the file records them. */
   readonly durationSeconds: number;
   readonly sampleRate: number;
   readonly channels: number;
@@ -39,35 +39,6 @@ function audioCodec(format: Awaited<ReturnType<typeof parseBuffer>>['format']): 
   return audioTrack?.codecName ?? format.codec;
 }
 
-/** Below this share of frames among its bytes, an MP3 is corrupt rather than tagged. */
-const minFrameShare = 0.5;
-
-/**
- * The duration the audio really holds. Headers state what the encoder wrote (a Xing frame count, a WebM
- * Duration), which a truncated file no longer holds, and live WebM has no Duration at all; so MP3 frames
- * and WebM blocks are counted, and the shorter figure wins. A cut body is judged by what is left, as a
- * clamped WAV is. Returns a reason (a string) when the bytes are mostly not frames.
- */
-function contentDuration(
-  bytes: Uint8Array,
-  sniffed: Sniffed,
-  header: number | undefined,
-): number | string | undefined {
-  if (sniffed.container === 'mp3') {
-    const walk = walkMpegFrames(bytes, sniffed.audioOffset);
-    if (walk.frameShare < minFrameShare) {
-      return `is corrupt: only ${Math.round(walk.frameShare * 100)} % of its bytes are MP3 frames`;
-    }
-    return header === undefined ? walk.seconds : Math.min(header, walk.seconds);
-  }
-  if (sniffed.container === 'webm') {
-    const scan = scanWebm(bytes);
-    if (scan.audioBlocks === 0) return header;
-    return header === undefined ? scan.seconds : Math.min(header, scan.seconds);
-  }
-  return header;
-}
-
 /**
  * Reads duration, sample rate, channels and codec of an MP3, M4A, OGG or WebM file from its headers
  * with music-metadata. Nothing is decoded here: the duration must be judged before any decoder runs, and
@@ -96,7 +67,7 @@ export async function readCompressed(bytes: Uint8Array, sniffed: Sniffed): Promi
     return { ok: false, reason: 'has no audio stream' };
   }
   if (!allowed.test(codec)) return { ok: false, reason: `holds ${codec} audio, which is not supported` };
-  const duration = contentDuration(bytes, sniffed, format.duration);
+  const duration = audioDuration(bytes, sniffed, { seconds: format.duration, sampleRate: format.sampleRate });
   if (typeof duration === 'string') return { ok: false, reason: duration };
   if (duration === undefined || !Number.isFinite(duration) || duration <= 0) {
     return { ok: false, reason: 'has no readable duration' };

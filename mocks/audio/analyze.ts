@@ -35,7 +35,9 @@ function shortCodec(codec: string): string {
  * 2. unsupported: the bytes are no WAV, MP3, M4A (AAC), OGG (Opus/Vorbis) or WebM (Opus/Vorbis), or the
  *    header is corrupt or truncated, or there is no audio stream. The file name never matters.
  * 3. too-long (> 60 s) or too-short (< 3 s; 3.0 s and 60.0 s pass), from the header's duration, before any
- *    decoding, so that no decoder ever works on more than about a minute of audio.
+ *    decoding, so that no decoder ever works on more than about a minute of audio. For compressed files it is
+ *    the real (gapless) duration: the encoder's priming and padding, which the file records (LAME tag, M4A
+ *    edit list, Opus pre-skip, WebM DiscardPadding), are left out as ffmpeg leaves them out when decoding.
  * Then the samples are decoded: WAV by the kit's reader; MP3, OGG (Opus, Vorbis) and WebM (Opus) by wasm
  * decoders loaded on first use, mixed down to mono, and stopped after 61 s. A compressed file whose
  * decoder rejects a frame or throws, or yields under 90 % of the stated duration, is unsupported

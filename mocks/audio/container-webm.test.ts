@@ -102,6 +102,109 @@ describe('scanWebm', () => {
   });
 });
 
+describe('scanWebm: the real length of Opus audio', () => {
+  /** An OpusHead packet with the given pre-skip (RFC 7845 §5.1). */
+  const opusHead = (preSkip: number) => [
+    ...text('OpusHead'),
+    1,
+    1,
+    preSkip & 0xff,
+    preSkip >> 8,
+    ...[0x80, 0xbb, 0, 0],
+    0,
+    0,
+    0,
+  ];
+  const be = (value: number, size: number) =>
+    Array.from({ length: size }, (_, i) => Math.floor(value / 2 ** (8 * (size - 1 - i))) & 0xff);
+  const opusTrack = (preSkip: number | undefined, codecDelayNs = 0) =>
+    element(
+      [0xae],
+      [
+        ...element([0xd7], [1]),
+        ...element([0x83], [2]),
+        ...element([0x86], text('A_OPUS')),
+        ...(preSkip === undefined ? [] : element([0x63, 0xa2], opusHead(preSkip))),
+        ...(codecDelayNs ? element([0x56, 0xaa], be(codecDelayNs, 4)) : []),
+      ],
+    );
+  /** A block of one packet: TOC 0x01 is SILK 10 ms, two frames: 960 samples (20 ms). */
+  const packetBody = (relative: number) => [0x81, (relative >> 8) & 0xff, relative & 0xff, 0x00, 0x01, 0, 0];
+  /** `packets` packets of 20 ms in clusters of 50, the last in a BlockGroup with DiscardPadding. */
+  function opusClusters(packets: number, discardNs: number): number[] {
+    const out: number[] = [];
+    for (let first = 0; first < packets; first += 50) {
+      const blocks: number[] = [];
+      for (let index = first; index < Math.min(packets, first + 50); index++) {
+        const body = packetBody((index - first) * 20);
+        const last = index === packets - 1 && discardNs > 0;
+        blocks.push(
+          ...(last
+            ? element([0xa0], [...element([0xa1], body), ...element([0x75, 0xa2], be(discardNs, 4))])
+            : element([0xa3], body)),
+        );
+      }
+      const time = first * 20;
+      out.push(...element([0x1f, 0x43, 0xb6, 0x75], [...element([0xe7], be(time, 4)), ...blocks]));
+    }
+    return out;
+  }
+  const ns = (samples: number) => (samples * 1e9) / 48000;
+
+  // What ffmpeg writes: 312 samples of pre-skip, the end padded to a whole 20 ms packet.
+  it.each([
+    ['60.000 s (3001 packets, 648 samples discarded)', 312, 3001, 648, 60],
+    ['60.05 s (3003 packets, 168 discarded)', 312, 3003, 168, 60.05],
+    ['3.000 s (151 packets, 648 discarded)', 312, 151, 648, 3],
+    ['2.95 s (148 packets, 168 discarded)', 312, 148, 168, 2.95],
+    ['no DiscardPadding: the packets less the pre-skip', 312, 151, 0, 3.0135],
+    ['no pre-skip in the OpusHead', 0, 150, 0, 3],
+  ])('%s', (_name, preSkip, packets, discard, seconds) => {
+    const bytes = webm(
+      segment([...info, ...tracks(opusTrack(preSkip)), ...opusClusters(packets, ns(discard))], false),
+    );
+    expect(scanWebm(bytes).seconds).toBeCloseTo(seconds, 9);
+  });
+
+  it('takes the OpusHead pre-skip over CodecDelay, which ffmpeg 5.1 writes at half for 24 kHz input', () => {
+    const bytes = webm(
+      segment([...info, ...tracks(opusTrack(312, ns(156))), ...opusClusters(151, ns(648))], false),
+    );
+    expect(scanWebm(bytes).seconds).toBeCloseTo(3, 9);
+  });
+
+  it('falls back to CodecDelay without an OpusHead', () => {
+    const bytes = webm(
+      segment([...info, ...tracks(opusTrack(undefined, ns(312))), ...opusClusters(151, ns(648))], false),
+    );
+    expect(scanWebm(bytes).seconds).toBeCloseTo(3, 9);
+  });
+
+  it('falls back to the timestamps when a packet is malformed, so that the decoder names the fault', () => {
+    const bad = element(
+      [0x1f, 0x43, 0xb6, 0x75],
+      [...element([0xe7], [0]), ...element([0xa3], [0x81, 0, 0, 0, 0xff, 0])],
+    );
+    const bytes = webm(segment([...info, ...tracks(opusTrack(312)), ...bad, ...opusClusters(50, 0)], false));
+    // Timestamps: the bad block and the first good one both sit at 0 ms; 50 blocks of 20 ms follow.
+    expect(scanWebm(bytes).seconds).toBeCloseTo(1, 9);
+  });
+
+  it('subtracts CodecDelay and DiscardPadding from the timestamps of other codecs', () => {
+    const vorbis = element(
+      [0xae],
+      [
+        ...element([0xd7], [1]),
+        ...element([0x83], [2]),
+        ...element([0x86], text('A_VORBIS')),
+        ...element([0x56, 0xaa], be(10_000_000, 4)),
+      ],
+    );
+    const bytes = webm(segment([...info, ...tracks(vorbis), ...opusClusters(100, 5_000_000)], false));
+    expect(scanWebm(bytes).seconds).toBeCloseTo(2 - 0.015, 9);
+  });
+});
+
 describe('webmAudioFrames', () => {
   /** A SimpleBlock with flags and a payload of its own. */
   const rawBlock = (trackNumber: number, flags: number, payload: number[]) =>

@@ -1,8 +1,15 @@
+import { opusPacketSamples } from './container-opus.js';
 import { splitLaced } from './container-webm-lacing.js';
+import { readOpusHead } from './decode-opus-head.js';
 
 /** What scanning the clusters of a WebM file found. */
 export interface WebmScan {
-  /** From the first to the end of the last audio block, seconds; 0 without audio blocks. */
+  /**
+   * The audio the first audio track really holds, seconds; 0 without audio blocks. Opus: the samples of
+   * its packets less the encoder's priming (the OpusHead pre-skip) and the padding after the end
+   * (DiscardPadding), as ffmpeg decodes it. Other codecs: from the first to the end of the last
+   * block, by timestamps, less CodecDelay and DiscardPadding.
+   */
   readonly seconds: number;
   readonly audioBlocks: number;
   /** CodecID of each audio track, e.g. ['A_OPUS']. */
@@ -19,11 +26,13 @@ const ids = {
   trackType: 0x83,
   codecId: 0x86,
   codecPrivate: 0x63a2,
+  codecDelay: 0x56aa,
   cluster: 0x1f43b675,
   timecode: 0xe7,
   blockGroup: 0xa0,
   block: 0xa1,
   simpleBlock: 0xa3,
+  discardPadding: 0x75a2,
 } as const;
 
 /** Masters whose children we read; their sizes are ignored, so live files with unknown sizes work too. */
@@ -53,12 +62,25 @@ function unsigned(bytes: Uint8Array, at: number, size: number): number {
   return value;
 }
 
+/**
+ * A big-endian two's-complement integer of 1 to 8 bytes (DiscardPadding may be negative). Negative values
+ * are read from their complement, which stays exact in a double where 2^64 - n would not.
+ */
+function signed(bytes: Uint8Array, at: number, size: number): number {
+  if (size === 0 || (bytes[at] as number) < 0x80) return unsigned(bytes, at, size);
+  let complement = 0;
+  for (let i = 0; i < size; i++) complement = complement * 256 + (~(bytes[at + i] as number) & 0xff);
+  return -complement - 1;
+}
+
 interface Track {
   number: number;
   type: number;
   codec: string;
   /** CodecPrivate: for Opus the OpusHead packet, which the decoder needs (channels, pre-skip). */
   codecPrivate: Uint8Array | undefined;
+  /** CodecDelay: nanoseconds of encoder priming at the start that decoders drop; 0 when absent. */
+  codecDelay: number;
 }
 
 /** A block: its track, its time in TimecodeScale units, and where its (possibly laced) payload lies. */
@@ -69,6 +91,8 @@ interface Block {
   readonly end: number;
   /** Lacing bits of the block flags: 0 none, 1 Xiph, 2 fixed-size, 3 EBML. */
   readonly lacing: number;
+  /** DiscardPadding of its BlockGroup: nanoseconds at its end that decoders drop (the last block's). */
+  discardPadding: number;
 }
 
 interface Elements {
@@ -86,7 +110,7 @@ function readBlock(bytes: Uint8Array, body: number, end: number, cluster: number
   const high = bytes[body + number.length] as number;
   const relative = (((high << 8) | (bytes[body + number.length + 1] as number)) << 16) >> 16;
   const lacing = ((bytes[start - 1] as number) >> 1) & 3;
-  return { track: number.value, time: cluster + relative, start, end, lacing };
+  return { track: number.value, time: cluster + relative, start, end, lacing, discardPadding: 0 };
 }
 
 /** One pass over the elements: masters are entered, leaves read or skipped; stops where the bytes end. */
@@ -101,7 +125,7 @@ function readElements(bytes: Uint8Array): Elements {
     const body = at + id.length + size.length;
     if (descend.has(id.value)) {
       if (id.value === ids.trackEntry)
-        found.tracks.push({ number: 0, type: 0, codec: '', codecPrivate: undefined });
+        found.tracks.push({ number: 0, type: 0, codec: '', codecPrivate: undefined, codecDelay: 0 });
       at = body;
       continue;
     }
@@ -116,18 +140,70 @@ function readElements(bytes: Uint8Array): Elements {
       track.codec = String.fromCharCode(...bytes.subarray(body, body + size.value));
     else if (track && id.value === ids.codecPrivate)
       track.codecPrivate = bytes.subarray(body, body + size.value);
+    else if (track && id.value === ids.codecDelay) track.codecDelay = value();
     else if (id.value === ids.simpleBlock || id.value === ids.block) {
       const block = readBlock(bytes, body, body + size.value, cluster);
       if (block) found.blocks.push(block);
+    } else if (id.value === ids.discardPadding) {
+      // A BlockGroup's DiscardPadding follows its Block, which is therefore the last block read.
+      const block = found.blocks[found.blocks.length - 1];
+      if (block) block.discardPadding = signed(bytes, body, size.value);
     }
     at = body + size.value;
   }
   return found;
 }
 
+/** From the first block to the end of the last one, in TimecodeScale units, by timestamps. */
+function spanOf(blocks: readonly Block[]): number {
+  let first = Infinity;
+  let last = -Infinity;
+  let step = 0;
+  for (const [index, block] of blocks.entries()) {
+    first = Math.min(first, block.time);
+    if (block.time > last) {
+      // The last block lasts as long as the step before it: Opus and Vorbis frames are evenly spaced.
+      step = index > 0 ? block.time - (blocks[index - 1]?.time ?? block.time) : 0;
+      last = block.time;
+    }
+  }
+  return last - first + step;
+}
+
+const opusRateHz = 48000;
+const samplesOf = (nanoseconds: number) => Math.round((nanoseconds * opusRateHz) / 1e9);
+
 /**
- * Reads the duration of a WebM file from its blocks' timestamps. Browsers' MediaRecorder writes WebM
- * without a Duration element and with unknown sizes, so the header alone often cannot say how long it is.
+ * Samples of all Opus packets less the priming and padding decoders drop, in seconds; undefined when a
+ * packet is malformed, so that the timestamps stand in and the decoder, not the scan, names the fault.
+ */
+function opusSeconds(
+  bytes: Uint8Array,
+  track: Track,
+  blocks: readonly Block[],
+  discardNs: number,
+): number | undefined {
+  let samples = 0;
+  for (const block of blocks) {
+    const frames = splitLaced(bytes.subarray(block.start, block.end), block.lacing);
+    if (!frames) return undefined;
+    for (const frame of frames) {
+      const held = opusPacketSamples(frame);
+      if (held === 0) return undefined;
+      samples += held;
+    }
+  }
+  // The OpusHead pre-skip is what Opus decoders drop (ffmpeg's and ours). CodecDelay should say the same,
+  // but ffmpeg 5.1 writes it in the encoder's rate: half the pre-skip for 22.05/24 kHz input.
+  const head = readOpusHead(track.codecPrivate);
+  const preSkip = typeof head === 'string' ? samplesOf(track.codecDelay) : head.preSkip;
+  return (samples - preSkip - samplesOf(discardNs)) / opusRateHz;
+}
+
+/**
+ * Reads the duration of a WebM file from its blocks. Browsers' MediaRecorder writes WebM without a
+ * Duration element and with unknown sizes, so the header alone often cannot say how long it is; and the
+ * Duration ffmpeg writes includes the encoder's priming and padding, which decoders drop.
  *
  * @example
  * const { seconds, audioCodecs } = scanWebm(bytes); // 7.6, ['A_OPUS']
@@ -135,21 +211,19 @@ function readElements(bytes: Uint8Array): Elements {
 export function scanWebm(bytes: Uint8Array): WebmScan {
   const { tracks, scale, blocks } = readElements(bytes);
   const audioTracks = tracks.filter((track) => track.type === audioTrackType);
+  const audioCodecs = audioTracks.map((track) => track.codec);
   const audio = new Set(audioTracks.map((track) => track.number));
-  const audioBlocks = blocks.filter((block) => audio.has(block.track));
-  let first = Infinity;
-  let last = -Infinity;
-  let step = 0;
-  for (const [index, block] of audioBlocks.entries()) {
-    first = Math.min(first, block.time);
-    if (block.time > last) {
-      // The last block lasts as long as the step before it: Opus and Vorbis frames are evenly spaced.
-      step = index > 0 ? block.time - (audioBlocks[index - 1]?.time ?? block.time) : 0;
-      last = block.time;
-    }
-  }
-  const seconds = audioBlocks.length > 0 ? ((last - first + step) * scale) / 1e9 : 0;
-  return { seconds, audioBlocks: audioBlocks.length, audioCodecs: audioTracks.map((track) => track.codec) };
+  const audioBlocks = blocks.filter((block) => audio.has(block.track)).length;
+  // The first audio track is the one decoded (webmAudioFrames), so it is the one measured.
+  const track = audioTracks[0];
+  const own = blocks.filter((block) => block.track === track?.number);
+  if (!track || own.length === 0) return { seconds: 0, audioBlocks, audioCodecs };
+  // Either sign means discarded: positive at the block's end, negative at its start (Matroska spec).
+  const discardNs = own.reduce((sum, block) => sum + Math.abs(block.discardPadding), 0);
+  const seconds =
+    (track.codec === 'A_OPUS' ? opusSeconds(bytes, track, own, discardNs) : undefined) ??
+    (spanOf(own) * scale - track.codecDelay - discardNs) / 1e9;
+  return { seconds: Math.max(0, seconds), audioBlocks, audioCodecs };
 }
 
 /** The frames of a WebM file's first audio track, in file order, ready for a frame decoder. */

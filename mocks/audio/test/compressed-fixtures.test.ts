@@ -11,6 +11,8 @@ function expectAccepted(analysis: Analysis): AnalysisAccepted {
 
 /** What the analysis measures on the espeak-ng WAV all compressed speech fixtures were encoded from. */
 const original = { durationSeconds: 7.57, speechSeconds: 6.78, pitchHz: 102 };
+/** The WAV original's exact length: 167,005 samples at 22.05 kHz. */
+const originalSeconds = 167_005 / 22_050;
 
 describe('compressed speech fixtures are decoded and measured like their WAV original', () => {
   it('measures the WAV original as the tolerances below assume', async () => {
@@ -32,8 +34,9 @@ describe('compressed speech fixtures are decoded and measured like their WAV ori
     async (id, container, codec) => {
       const analysis = expectAccepted(await analyze(await readCommittedFixture(id)));
       expect(analysis).toMatchObject({ container, codec, decoded: true, channels: 1 });
-      // MP3 frames add the encoder's delay and padding (60 ms here) to the header's duration.
-      expect(Math.abs(analysis.durationSeconds - original.durationSeconds)).toBeLessThan(0.1);
+      // The real length, without the encoder's priming and padding (the LAME tag, Opus pre-skip and
+      // DiscardPadding record them): the WAV's to the sample (Opus counts 48 kHz samples).
+      expect(Math.abs(analysis.durationSeconds - originalSeconds)).toBeLessThan(0.0001);
       expect(Math.abs((analysis.speechSeconds ?? 0) - original.speechSeconds)).toBeLessThan(0.3);
       expect(analysis.speechFraction).toBeGreaterThan(0.8);
       expect(analysis.longestPauseSeconds).toBeLessThan(1);
@@ -43,6 +46,8 @@ describe('compressed speech fixtures are decoded and measured like their WAV ori
 
   it('leaves M4A (AAC) undecoded: accepted on its header, with no speech measures', async () => {
     const analysis = expectAccepted(await analyze(await readCommittedFixture('speech-m4a')));
+    // The edit list's 7574 ms, cut to the media less its 1024 samples of priming: the WAV's length.
+    expect(analysis.durationSeconds).toBeCloseTo(originalSeconds, 6);
     expect(analysis).toMatchObject({
       container: 'm4a',
       codec: 'aac',
@@ -168,7 +173,7 @@ describe('corrupt or truncated compressed files are unsupported, never a throw',
   });
 
   it.each([
-    ['1 time (its own Xing header)', 1, 'accepted', 7.63],
+    ['1 time (its own Xing header, whose LAME tag gives the WAV original’s length)', 1, 'accepted', 7.57],
     ['twice (the first Xing header now understates)', 2, 'accepted', 15.23],
     ['9 times (68 s behind a 7.6 s Xing header)', 9, 'too-long', undefined],
   ])('judges speech.mp3 concatenated %s by its decoded length', async (_name, times, verdict, duration) => {
