@@ -159,6 +159,43 @@ describe('expression tags are never spoken', () => {
     expect(added).toBeLessThan(max);
   });
 
+  /** Seconds of 10 ms frames whose peak passes 1 % of full scale: how long something is heard. */
+  const audible = (r: Partial<SynthesisRequest>): number => {
+    const { samples, sampleRate } = synthesizeSamples({ text, voice, ...r });
+    const frame = Math.round(sampleRate * 0.01);
+    let frames = 0;
+    for (let at = 0; at < samples.length; at += frame) {
+      let peak = 0;
+      for (let i = at; i < Math.min(samples.length, at + frame); i++)
+        peak = Math.max(peak, Math.abs(samples[i] ?? 0));
+      if (peak > 328) frames++;
+    }
+    return frames * 0.01;
+  };
+
+  it.each([
+    ['laugh', 0.4, 1],
+    ['Laughs', 0.4, 1],
+    ['sigh', 0.4, 1],
+    ['breath', 0.2, 0.6],
+  ])('[%s] as the whole text makes the sound it makes inside a sentence (%d–%d s heard)', (tag, min, max) => {
+    const alone = audible({ text: `[${tag}]` });
+    const added = audible({ text: `Ha [${tag}] ha.` }) - audible({ text: 'Ha ha.' });
+    expect(alone).toBeGreaterThan(min);
+    expect(alone).toBeLessThan(max);
+    expect(Math.abs(alone - added)).toBeLessThan(0.15);
+    expect(sha({ text: `[${tag}]` })).toBe(sha({ text: `[${tag}]` }));
+  });
+
+  it('[pause] and [long pause] as the whole text are silences of their own length, not the 0.3 s of empty text', () => {
+    const pause = synthesizeSamples({ text: '[pause]', voice });
+    const long = synthesizeSamples({ text: '[long pause]', voice });
+    expect(pause.samples.every((sample) => sample === 0)).toBe(true);
+    expect(long.samples.every((sample) => sample === 0)).toBe(true);
+    expect(duration({ text: '[pause]' })).toBeGreaterThan(0.3 + 0.5);
+    expect(duration({ text: '[long pause]' }) - duration({ text: '[pause]' })).toBeCloseTo(0.5, 2);
+  });
+
   it('[whisper] keeps the timing but removes the voicing until the sentence ends', () => {
     const whispered = { text: `[whisper] ${text}` };
     expect(duration(whispered) / duration({})).toBeCloseTo(1, 1);
