@@ -140,6 +140,18 @@ export const openapiDocument: { readonly [key: string]: Json } = {
       "mock": "Missing or unknown key -> 401/10003 on every endpoint; malformed JSON or wrong Content-Type -> 400/10001; unknown path -> 404/10001 envelope; wrong method -> 405/10001 envelope; unexpected fault -> 500/10000."
     },
     {
+      "id": "voice-scope",
+      "section": "§1.3, §4.3, §5.4",
+      "question": "Whether custom voices are shared across API environments, and the scope in which a voice ID must be unique, are not shown (the list is \"of the caller's organization\").",
+      "mock": "Custom voices belong to an organization and an API environment - listing, deletion, synthesis and ID uniqueness all use that scope; other project spaces of the organization see them. Object keys are narrower - organization, project space and environment."
+    },
+    {
+      "id": "billing-character-count",
+      "section": "§2.4",
+      "question": "How the \"weighted character count\" that bills synthesis is computed is not shown.",
+      "mock": "The ledger (GET /__mock/ledger) counts Unicode code points of generate_text, expression tags included, without weighting."
+    },
+    {
       "id": "synthesis-rate-limit",
       "section": "§7.3, §8",
       "question": "Synthesis rate limits are not shown.",
@@ -1474,6 +1486,12 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "section": "§4.2",
                 "question": "How \"clear speech of a single speaker\" is checked is not shown.",
                 "mock": "Not checked - the mock cannot tell speakers apart; only duration, size, speech amount and pauses are."
+              },
+              {
+                "id": "reference-decoding",
+                "section": "§4.2",
+                "question": "How a service reads a reference recording (which codecs it decodes, how it treats encoder padding and damaged frames) is not shown.",
+                "mock": "The container is sniffed from the bytes, never the name. WAV (PCM 8-32 bit, float, A-law, mu-law, extensible, RF64), MP3, Ogg Opus, Ogg Vorbis and WebM Opus are decoded and checked for speech, pauses and pitch; M4A (AAC) and WebM Vorbis are judged by container and duration only. Durations are gapless (encoder delay and padding from the LAME tag, the MP4 edit list or iTunSMPB, Opus pre-skip are removed). A frame the decoder rejects, or audio decoding to under 90 % of its stated length, gives 20012. Verdict order - size, container, duration, pause, speech amount."
               }
             ],
             "examples": [
