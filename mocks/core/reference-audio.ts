@@ -73,7 +73,10 @@ async function fetchReference(deps: ServiceDeps, url: string): Promise<Reference
       if (size > max) {
         await reader.cancel();
         // The size rule of §4.2 holds whatever the source: a URL over 20 MiB is 20010, like an upload.
-        return fail('refAudioTooLarge', `reference audio at ref_audio URL is larger than ${max} bytes (20 MiB)`);
+        return fail(
+          'refAudioTooLarge',
+          `reference audio at ref_audio URL is larger than ${max} bytes (20 MiB)`,
+        );
       }
       parts.push(value);
     }
