@@ -133,8 +133,12 @@ export async function receiveUpload(
   try {
     const busboy = await loadBusboy();
     // fileSize is one more than allowed because busboy flags a file that exactly reaches its limit.
+    // defParamCharset: curl, browsers and undici send a raw UTF-8 filename="…", which busboy would
+    // read as latin1 (grüße → grÃ¼Ãe); §2.2 returns the original name. filename*= (RFC 5987) names
+    // its own charset and is unaffected.
     parser = busboy({
       headers: { 'content-type': contentType },
+      defParamCharset: 'utf8',
       limits: { fileSize: maxBytes + 1, fieldSize: 1024 },
     });
   } catch (error) {

@@ -37,6 +37,26 @@ const scenarios: Scenario[] = [
     },
   ],
   [
+    'upload keeps a non-ASCII file name: raw UTF-8 filename= (curl, browsers, undici) and RFC 5987 filename*=',
+    async (t) => {
+      const raw = await t.request('/v1/files/upload', uploadInit(referenceWav(), 'grüße 音声.wav'));
+      expect((await envelope(raw, 'uploadFile')).data.file_name).toBe('grüße 音声.wav');
+      const boundary = 'voicekit5987';
+      const head = [
+        `--${boundary}\r\nContent-Disposition: form-data; name="scene"\r\n\r\naudio\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''gr%C3%BC%C3%9Fe%20%E9%9F%B3%E5%A3%B0.wav\r\n`,
+        'Content-Type: audio/wav\r\n\r\n',
+      ].join('');
+      const body = new Blob([head, referenceWav().slice(), `\r\n--${boundary}--\r\n`]);
+      const encoded = await t.request('/v1/files/upload', {
+        method: 'POST',
+        headers: { 'X-API-Key': 'mock-key', 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+        body,
+      });
+      expect((await envelope(encoded, 'uploadFile')).data.file_name).toBe('grüße 音声.wav');
+    },
+  ],
+  [
     'upload refuses .flac with 20012 and a missing key with 401',
     async (t) => {
       const flac = await envelope(
