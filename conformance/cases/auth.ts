@@ -1,5 +1,6 @@
 import { errors, type OperationId, upload } from '../../openapi/contract.js';
 import { deleteVoice, listPage, synthesize, uploadForm } from '../actions.js';
+import { asEnvelope } from '../checks/envelope.js';
 import type { CaseContext, KeyChoice } from '../context.js';
 import { expectRefusal } from '../expect.js';
 import type { Exchange } from '../http.js';
@@ -45,7 +46,7 @@ export const authCases: ConformanceCase[] = Object.entries(requests).flatMap(([o
       id: `auth.${op}.${v.name}`,
       section: op === 'uploadFile' ? '§5.5, §7.1' : '§5.1, §5.5',
       severity: 'must',
-      title: `${op}: ${v.what} is refused with 401/10003`,
+      title: `${op}: ${v.what} is refused${op === 'uploadFile' ? ' with 401/10003' : ' as unauthenticated (401/403 or 10003; exactly 401/10003 should)'}`,
       covers: { codes: [errors.missingApiKey.code] },
       async run(ctx) {
         judge(ctx, op as OperationId, v.what, await send(ctx, v.key));
@@ -55,12 +56,27 @@ export const authCases: ConformanceCase[] = Object.entries(requests).flatMap(([o
 );
 
 function judge(ctx: CaseContext, op: OperationId, what: string, ex: Exchange): void {
-  const level = op === 'uploadFile' ? 'must' : 'should';
-  expectRefusal(ctx, ex, {
-    what: `${op}: ${what}`,
-    status: errors.missingApiKey.status,
-    statusLevel: level,
-    code: errors.missingApiKey.code,
-    codeLevel: level,
-  });
+  if (op === 'uploadFile') {
+    expectRefusal(ctx, ex, {
+      what: `${op}: ${what}`,
+      status: errors.missingApiKey.status,
+      code: errors.missingApiKey.code,
+    });
+    return;
+  }
+  // Outside upload the exact pair is a strong reading (should), but the refusal must be an
+  // authentication refusal: a deployment that ignored the key would answer for the request instead
+  // (400/20012 for the fake ref_audio of the save, 200 elsewhere).
+  if (!expectRefusal(ctx, ex, { what: `${op}: ${what}` })) return;
+  const code = asEnvelope(ex.json)?.error_code;
+  ctx.check(
+    ex.status === 401 || ex.status === 403 || code === errors.missingApiKey.code,
+    `${op}: ${what} answered HTTP ${ex.status}, error_code ${code ?? 'none'}: not an authentication refusal (401/403 or error_code ${errors.missingApiKey.code}); the key looks ignored`,
+    { request: ex.request },
+  );
+  ctx.check(
+    ex.status === errors.missingApiKey.status && code === errors.missingApiKey.code,
+    `${op}: ${what}: HTTP ${ex.status}, error_code ${code ?? 'none'}, expected ${errors.missingApiKey.status}/${errors.missingApiKey.code}`,
+    { request: ex.request, level: 'should' },
+  );
 }

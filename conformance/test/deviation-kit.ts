@@ -12,6 +12,8 @@ export interface Deviation {
   readonly only: readonly string[];
   /** The case that must fail because of it. */
   readonly caughtBy: string;
+  /** What the catching case ends as: `fail` (default; the run is not ok) or `warn` (a should-level check). */
+  readonly outcome?: 'fail' | 'warn';
   readonly handle: (req: Request, next: FetchLike) => Promise<Response>;
 }
 
@@ -78,7 +80,19 @@ export function refuse(status: number, code: number, message: string): Response 
   );
 }
 
+/**
+ * A variation the spec allows (or does not rule out): the named case must still pass with it, so the
+ * suite gives no false failure.
+ */
+export interface Variation {
+  readonly name: string;
+  readonly only: readonly string[];
+  /** The case that must pass despite it. */
+  readonly passes: string;
+  readonly handle: (req: Request, next: FetchLike) => Promise<Response>;
+}
+
 /** Wrap a fetch with one deviation. */
-export function deviating(base: FetchLike, d: Deviation): FetchLike {
+export function deviating(base: FetchLike, d: Pick<Deviation, 'handle'>): FetchLike {
   return (req) => d.handle(req, base);
 }
