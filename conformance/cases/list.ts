@@ -112,6 +112,10 @@ const cases: ConformanceCase[] = [
           checkPage(ctx, p, size, `GET /v1/voice/list?page_size=${size}`);
         });
         const ids = walk.voices.map((v) => v.voice_id);
+        ctx.check(
+          !ids.includes('system_default'),
+          `page_size=${size}: the list shows the system voice system_default; it lists custom voices only (§2.3, §4.3)`,
+        );
         const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
         ctx.check(
           dupes.length === 0,

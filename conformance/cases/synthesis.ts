@@ -3,7 +3,7 @@ import { createVoice, type Endpoint, endpoints, synthesize } from '../actions.js
 import { asEnvelope } from '../checks/envelope.js';
 import { expectAudio, expectRefusal } from '../expect.js';
 import type { ConformanceCase } from '../types.js';
-import { shortText } from './support.js';
+import { longText, shortText } from './support.js';
 
 const streamed = (e: Endpoint) => e === 'stream';
 const section = (e: Endpoint) => (e === 'complete' ? '§2.5, §4.5' : '§2.5, §4.6');
@@ -97,15 +97,66 @@ const customVoice: ConformanceCase = {
   async run(ctx) {
     const id = await createVoice(ctx, 'tts');
     if (!id) return;
+    const plainBytes: Partial<Record<Endpoint, Uint8Array>> = {};
     for (const e of endpoints) {
       const plain = await synthesize(ctx, e, { generate_text: shortText, voice_id: id });
       await expectAudio(ctx, plain, `${e} synthesis with custom voice ${id}`, { streamed: streamed(e) });
+      if (plain.status === 200) plainBytes[e] = plain.bytes;
       const body = { generate_text: `[laugh] ${shortText} [sigh] Thank you.`, voice_id: id, speed: 1.5 };
       const tagged = await synthesize(ctx, e, body);
       await expectAudio(ctx, tagged, `${e} synthesis with custom voice ${id}, speed 1.5 and tags`, {
         streamed: streamed(e),
       });
     }
+    // The custom voice is used, not validated and ignored: its audio differs from the default voice's.
+    const custom = plainBytes.complete;
+    for (const [label, voice] of [
+      ['system_default', { voice_id: 'system_default' }],
+      ['no voice_id (the default voice)', {}],
+    ] as const) {
+      const other = await synthesize(ctx, 'complete', { generate_text: shortText, ...voice });
+      if (!custom || other.status !== 200) continue;
+      ctx.check(
+        !Buffer.from(custom).equals(Buffer.from(other.bytes)),
+        `synthesis with custom voice ${id} gave the same bytes as ${label}: the custom voice is ignored`,
+        { request: other.request },
+      );
+    }
+    // speed works for the custom voice as for a system voice (§1): when 2 shortens system_default, it
+    // shortens the custom voice too.
+    const duration = async (voice: string, speed?: number) => {
+      const ex = await synthesize(ctx, 'complete', {
+        generate_text: longText(300),
+        voice_id: voice,
+        ...(speed === undefined ? {} : { speed }),
+      });
+      const got = await expectAudio(
+        ctx,
+        ex,
+        `complete synthesis with ${voice} at speed ${speed ?? 'default'}`,
+        {
+          streamed: false,
+        },
+      );
+      return got?.durationSeconds ?? null;
+    };
+    const sys1 = await duration('system_default');
+    const sys2 = await duration('system_default', 2);
+    const own1 = await duration(id);
+    const own2 = await duration(id, 2);
+    if (sys1 && sys2 && own1 && own2) {
+      const sysRatio = sys2 / sys1;
+      const ownRatio = own2 / own1;
+      ctx.note(
+        `speed 2 / default duration: system_default ${sysRatio.toFixed(2)}, ${id} ${ownRatio.toFixed(2)}`,
+      );
+      if (sysRatio < 0.85) {
+        ctx.check(
+          ownRatio < 0.9,
+          `speed 2 shortens system_default to ${sysRatio.toFixed(2)} of its length but custom voice ${id} only to ${ownRatio.toFixed(2)}: speed is ignored for custom voices`,
+        );
+      }
+    } else ctx.note('durations could not be read; the speed comparison was not made');
   },
 };
 
