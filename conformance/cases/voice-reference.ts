@@ -1,7 +1,7 @@
 import { type ErrorName, errors, limits } from '../../openapi/contract.js';
-import { dataOf, listedIds, referenceKey, saveVoice, uploadForm } from '../actions.js';
+import { dataOf, listedIds, referenceKey, saveVoice, uploadFile, uploadForm } from '../actions.js';
 import type { CaseContext } from '../context.js';
-import { expectRefusal } from '../expect.js';
+import { expectOk, expectRefusal } from '../expect.js';
 import type { FixtureRole } from '../run-state.js';
 import type { ConformanceCase, ExtraKeyName } from '../types.js';
 
@@ -140,6 +140,82 @@ const scopes: ConformanceCase[] = (
   }),
 );
 
+/** Upload `role`, save a voice from it and expect success; the saved id, or undefined. */
+async function acceptReference(
+  ctx: CaseContext,
+  role: FixtureRole,
+  what: string,
+): Promise<string | undefined> {
+  const file = await ctx.state.fixture(role);
+  if (!file) {
+    ctx.fail(`the ${role} fixture is not available`);
+    return undefined;
+  }
+  const objectKey = await uploadFile(ctx, file);
+  if (!objectKey) return undefined;
+  const id = ctx.newVoiceId('ok');
+  const ex = await saveVoice(ctx, { voice_id: id, ref_audio: objectKey });
+  return expectOk(ctx, ex, `saving a voice from ${what} (${file.name}, ${file.bytes.byteLength} bytes)`)
+    ? id
+    : undefined;
+}
+
+/** §4.2: references the rules accept, in every container and at the edges of the ranges. */
+const accepted: ConformanceCase[] = [
+  {
+    id: 'voice-save.reference.formats',
+    section: '§4.2',
+    severity: 'must',
+    title: 'speech references in MP3, M4A (AAC), WebM (Opus) and OGG (Opus) are accepted',
+    needs: { billable: true },
+    async run(ctx) {
+      const made: string[] = [];
+      for (const [role, what] of [
+        ['mp3', 'MP3 speech'],
+        ['m4a', 'M4A (AAC) speech'],
+        ['webm', 'WebM (Opus) speech'],
+        ['ogg', 'OGG (Opus) speech'],
+      ] as const) {
+        const id = await acceptReference(ctx, role, what);
+        if (id) made.push(id);
+      }
+      const ids = await listedIds(ctx);
+      const missing = made.filter((id) => !ids.includes(id));
+      ctx.check(missing.length === 0, `saved voices are not listed: ${missing.join(', ')}`);
+    },
+  },
+  {
+    id: 'voice-save.reference.duration-in-range',
+    section: '§4.2, §8',
+    severity: 'must',
+    title: `WAV references of 3.2 s, 59.5 s and exactly ${limits.referenceMinSeconds.value}.000 s / ${limits.referenceMaxSeconds.value}.000 s are accepted`,
+    needs: { billable: true },
+    covers: { limits: ['referenceMinSeconds', 'referenceMaxSeconds'] },
+    async run(ctx) {
+      // 20016 is "shorter than 3 seconds" and 20015 "longer than 60 seconds" (§7.2): both edges are in.
+      for (const [role, what] of [
+        ['valid-3.2s', 'a 3.2 s WAV'],
+        ['valid-59.5s', 'a 59.5 s WAV'],
+        ['valid-3s', 'a WAV of exactly 3.000 s'],
+        ['valid-60s', 'a WAV of exactly 60.000 s'],
+      ] as const) {
+        await acceptReference(ctx, role, what);
+      }
+    },
+  },
+  {
+    id: 'voice-save.reference.size-at-limit',
+    section: '§4.2, §8',
+    severity: 'must',
+    title: `a reference of exactly ${limits.referenceMaxBytes.value} bytes (20 MiB) is accepted`,
+    needs: { billable: true, include: ['large-upload'] },
+    covers: { limits: ['referenceMaxBytes'] },
+    async run(ctx) {
+      await acceptReference(ctx, 'exactly-20mib', 'a WAV of exactly 20 MiB');
+    },
+  },
+];
+
 const others: ConformanceCase[] = [
   {
     id: 'voice-save.capability.no-clone',
@@ -224,12 +300,14 @@ const others: ConformanceCase[] = [
     id: 'voice-save.reference.duration-boundaries',
     section: '§4.2, §8',
     severity: 'observe',
-    title: 'references of exactly 3 s and 60 s: accepted or not',
+    title: 'compressed (MP3) references of exactly 3 s and 60 s: accepted or not (encoder padding)',
     openQuestion: 'reference-duration-boundaries',
     needs: { billable: true },
     covers: { limits: ['referenceMinSeconds', 'referenceMaxSeconds'] },
     async run(ctx) {
-      for (const role of ['valid-3s', 'valid-60s'] as const) {
+      // The exact WAV edges are a must (voice-save.reference.duration-in-range); how a service counts
+      // the padding of a compressed file is not stated.
+      for (const role of ['mp3-3s', 'mp3-60s'] as const) {
         const file = await ctx.state.fixture(role);
         if (!file) continue;
         const up = await uploadForm(ctx, { scene: 'audio', file });
@@ -243,4 +321,4 @@ const others: ConformanceCase[] = [
   },
 ];
 
-export const voiceReferenceCases: ConformanceCase[] = [...verdictCases, ...scopes, ...others];
+export const voiceReferenceCases: ConformanceCase[] = [...verdictCases, ...accepted, ...scopes, ...others];

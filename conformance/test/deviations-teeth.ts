@@ -2,12 +2,15 @@
  * Deviations a red team's proxy slipped past the suite, each now caught by a named case, and variations
  * the spec allows that must not fail a case (false failures it once reported).
  */
+import { errors, limits } from '../../openapi/contract.js';
 import type { FetchLike } from '../http.js';
 import {
   type Deviation,
   isList,
   isSave,
   isSynthesis,
+  isUpload,
+  refuse,
   rewriteJson,
   rewriteRequestJson,
   type Variation,
@@ -23,6 +26,30 @@ function withMainKey(req: Request, next: FetchLike): Promise<Response> {
   const headers = new Headers(req.headers);
   headers.set('x-api-key', 'mock-key');
   return next(new Request(req, { headers }));
+}
+
+/** Names and sizes of the uploads the proxy saw, by object key: a deviation can judge a save by its file. */
+const uploadsByKey = new Map<string, { readonly name: string; readonly size: number }>();
+
+/** Record successful uploads; refuse a save whose uploaded file `refused` selects. */
+function refuseSavesOf(
+  refused: (file: { readonly name: string; readonly size: number }) => boolean,
+  status: number,
+  code: number,
+): (req: Request, next: FetchLike) => Promise<Response> {
+  return async (req, next) => {
+    if (isSave(req)) {
+      const file = uploadsByKey.get(String(((await req.clone().json()) as Obj).ref_audio));
+      if (file && refused(file)) return refuse(status, code, 'reference refused');
+      return next(req);
+    }
+    const res = await next(req);
+    if (isUpload(req) && res.status === 200) {
+      const d = ((await res.clone().json()) as Obj).data as Obj;
+      uploadsByKey.set(String(d.object_key), { name: String(d.file_name), size: Number(d.size) });
+    }
+    return res;
+  };
 }
 
 export const teethDeviations: readonly Deviation[] = [
@@ -63,6 +90,30 @@ export const teethDeviations: readonly Deviation[] = [
         return { ...b, data: { ...d, list: [...list, ...(d.list as Obj[])], total: Number(d.total) + 1 } };
       },
     ),
+  },
+  {
+    name: 'an M4A (AAC) reference is refused as unsupported',
+    only: ['voice-save.reference.formats'],
+    caughtBy: 'voice-save.reference.formats',
+    handle: refuseSavesOf((f) => f.name.endsWith('.m4a'), 400, errors.refAudioUnsupported.code),
+  },
+  {
+    name: 'a WAV of exactly 3.000 s is refused as too short',
+    only: ['voice-save.reference.duration-in-range'],
+    caughtBy: 'voice-save.reference.duration-in-range',
+    handle: refuseSavesOf((f) => f.name === 'valid-3s.wav', 400, errors.refAudioTooShort.code),
+  },
+  {
+    name: 'a WAV of exactly 60.000 s is refused as too long',
+    only: ['voice-save.reference.duration-in-range'],
+    caughtBy: 'voice-save.reference.duration-in-range',
+    handle: refuseSavesOf((f) => f.name === 'valid-60s.wav', 400, errors.refAudioTooLong.code),
+  },
+  {
+    name: 'a reference of exactly 20 MiB is refused as too large',
+    only: ['voice-save.reference.size-at-limit'],
+    caughtBy: 'voice-save.reference.size-at-limit',
+    handle: refuseSavesOf((f) => f.size >= limits.referenceMaxBytes.value, 400, errors.refAudioTooLarge.code),
   },
 ];
 
