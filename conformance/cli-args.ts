@@ -108,6 +108,9 @@ export function parseCliArgs(argv: readonly string[], env: Env): CliRequest {
   if (problems.length > 0) throw new UsageError(problems);
 
   const reference = str('reference-audio');
+  const referenceUrl = str('reference-url');
+  if (referenceUrl && baseUrlProblem(referenceUrl.value))
+    throw new UsageError([`${referenceUrl.source} ${baseUrlProblem(referenceUrl.value)}`]);
   const options: RunOptions = {
     ...(baseUrl ? { baseUrl: baseUrl.value } : {}),
     ...(apiKey ? { apiKey: apiKey.value } : {}),
@@ -116,6 +119,7 @@ export function parseCliArgs(argv: readonly string[], env: Env): CliRequest {
     ...(include.length > 0 ? { include: include as IncludeName[] } : {}),
     only: list('only'),
     ...(reference ? { referenceAudio: reference.value } : {}),
+    ...(referenceUrl ? { referenceUrl: referenceUrl.value } : {}),
     ...(pcm ? { pcmHeaders: pcm } : {}),
   };
   const sourceOf = Object.fromEntries(

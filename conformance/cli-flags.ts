@@ -88,6 +88,13 @@ export const flagSpecs: readonly FlagSpec[] = [
     help: 'A real 3–60 s recording for the positive cases, checked before the run',
   },
   {
+    name: 'reference-url',
+    kind: 'string',
+    value: '<url>',
+    env: 'VOICE_KIT_REFERENCE_URL',
+    help: 'A publicly reachable URL of a 3–60 s recording: unlocks voice-save.reference.url',
+  },
+  {
     name: 'pcm-headers',
     kind: 'string',
     value: '<a,b,c>',

@@ -17,6 +17,7 @@ import { freshUploadWindow, isKitMock } from './kit-mock.js';
 import { checkOptions } from './options-check.js';
 import { preflight } from './preflight.js';
 import { checkedReference } from './reference-check.js';
+import { serveReference } from './reference-server.js';
 import type { FixtureFile, PcmHeaderNames, RunKeys, RunState } from './run-state.js';
 import { runCases } from './runner.js';
 import {
@@ -55,6 +56,11 @@ export interface RunOptions {
   readonly only?: readonly string[];
   /** The positive reference recording: a file path or bytes. Default: the kit's valid 10 s fixture. */
   readonly referenceAudio?: string | FixtureFile;
+  /**
+   * A publicly reachable http(s) URL of a 3–60 s reference recording, for `voice-save.reference.url`.
+   * Against the embedded mock the run serves the reference recording on a loopback server itself.
+   */
+  readonly referenceUrl?: string;
   /** Custom fetch (MSW-backed, a mock service's in-process fetch, a proxy...). */
   readonly fetch?: FetchLike;
   readonly onProgress?: (event: ProgressEvent) => void;
@@ -107,6 +113,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     await preflight(fetchFn, options.baseUrl.replace(/\/+$/, ''), mainKey, { signal: options.signal });
   }
   const embedded = options.baseUrl === undefined ? await startEmbeddedMock() : undefined;
+  const referenceAudio = referenceSource(reference);
+  // The embedded mock fetches ref_audio URLs, so the run can hand it one of its own (loopback).
+  const served =
+    embedded && options.referenceUrl === undefined ? await serveReference(await referenceAudio()) : undefined;
   try {
     const baseUrl = (options.baseUrl ?? embedded?.url ?? '').replace(/\/+$/, '');
     const keys: RunKeys = embedded
@@ -121,7 +131,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       targetIsMock,
       httpTransport: options.httpTransport ?? options.fetch === undefined,
       pcmHeaderNames: { ...pcmHeaders, ...options.pcmHeaders },
-      referenceAudio: referenceSource(reference),
+      referenceAudio,
+      referenceUrl: options.referenceUrl ?? served?.url,
       fixture: kitFixtures,
       signal: options.signal,
       now: options.now ?? (() => Date.now()),
@@ -137,12 +148,19 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     const allowBillable = options.allowBillable ?? embedded !== undefined;
     const include = options.include ?? (embedded ? includeNames : []);
     return await runCases(state, options.cases ?? allCases, {
-      allowance: { keys, allowBillable, include, targetIsMock },
+      allowance: {
+        keys,
+        allowBillable,
+        include,
+        targetIsMock,
+        referenceUrl: state.referenceUrl !== undefined,
+      },
       only: options.only ?? [],
       prepare,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
   } finally {
+    await served?.close();
     await embedded?.close();
   }
 }

@@ -17,6 +17,7 @@ const optionNames: Record<keyof RunOptions, true> = {
   include: true,
   only: true,
   referenceAudio: true,
+  referenceUrl: true,
   fetch: true,
   onProgress: true,
   pcmHeaders: true,
@@ -100,6 +101,10 @@ export function checkOptions(options: RunOptions, cases: readonly ConformanceCas
     if (problem) throw new ConformanceSetupError('baseUrl', problem);
     if (!options.apiKey && !(options.keys as { main?: string } | undefined)?.main)
       throw new ConformanceSetupError('apiKey', 'is required with baseUrl');
+  }
+  if (options.referenceUrl !== undefined) {
+    const problem = baseUrlProblem(options.referenceUrl);
+    if (problem) throw new ConformanceSetupError('referenceUrl', problem);
   }
   for (const group of options.include ?? [])
     if (!includeNames.includes(group))

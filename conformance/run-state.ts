@@ -62,6 +62,8 @@ export interface RunState {
   readonly pcmHeaderNames: PcmHeaderNames;
   /** The positive reference recording (--reference-audio, or the kit's valid fixture). */
   readonly referenceAudio: () => Promise<FixtureFile>;
+  /** A publicly reachable URL of a reference recording (--reference-url), when known. */
+  readonly referenceUrl: string | undefined;
   readonly fixture: FixtureSource;
   readonly signal: AbortSignal | undefined;
   /** Milliseconds since the epoch, to judge created_at (injected: a mock may run on its own clock). */

@@ -7,6 +7,8 @@ export interface Allowance {
   readonly allowBillable: boolean;
   readonly include: readonly IncludeName[];
   readonly targetIsMock: boolean;
+  /** A reference URL is known (`--reference-url`, or the runner serves one to the embedded mock). */
+  readonly referenceUrl?: boolean;
 }
 
 /** `upload.*`, `*flac*` or a plain substring: does a case id match one of the patterns? */
@@ -51,6 +53,8 @@ export function skipReason(c: ConformanceCase, a: Allowance): string | undefined
   }
   if (n.billable && !a.allowBillable)
     return 'creates voices (a free use or a charge each): needs --allow-billable';
+  if (n.referenceUrl && !a.referenceUrl)
+    return 'needs --reference-url (a publicly reachable http(s) URL of a 3–60 s recording)';
   const missingIncludes = (n.include ?? []).filter((i) => !a.include.includes(i));
   if (missingIncludes.length > 0) return `opt-in: needs --include ${missingIncludes.join(',')}`;
   return undefined;

@@ -19,6 +19,8 @@ export interface CaseNeeds {
   /** The case creates voices on purpose (a clone use or a charge each). */
   readonly billable?: boolean;
   readonly include?: readonly IncludeName[];
+  /** A publicly reachable URL of a reference recording (`--reference-url`; the embedded mock gets one). */
+  readonly referenceUrl?: boolean;
   /** A promise of the kit's mock only (byte determinism...), not of the spec. */
   readonly mockOnly?: boolean;
 }

@@ -251,6 +251,21 @@ const others: ConformanceCase[] = [
       ),
   },
   {
+    id: 'voice-save.reference.url',
+    section: '§4.2',
+    severity: 'must',
+    title: 'a voice saved from a publicly reachable http(s) URL of a reference recording is accepted',
+    needs: { billable: true, referenceUrl: true },
+    async run(ctx) {
+      const url = ctx.state.referenceUrl;
+      if (!url) return ctx.fail('no reference URL is configured');
+      const id = ctx.newVoiceId('url');
+      const ex = await saveVoice(ctx, { voice_id: id, ref_audio: url });
+      if (!expectOk(ctx, ex, `saving a voice from the URL ${url}`)) return;
+      ctx.check((await listedIds(ctx)).includes(id), `the voice ${id} saved from a URL is not listed`);
+    },
+  },
+  {
     id: 'voice-save.reference.unreachable-url',
     section: '§4.2',
     severity: 'must',

@@ -115,6 +115,16 @@ export const teethDeviations: readonly Deviation[] = [
     caughtBy: 'voice-save.reference.size-at-limit',
     handle: refuseSavesOf((f) => f.size >= limits.referenceMaxBytes.value, 400, errors.refAudioTooLarge.code),
   },
+  {
+    name: 'a reference given as an http(s) URL is refused',
+    only: ['voice-save.reference.url'],
+    caughtBy: 'voice-save.reference.url',
+    handle: async (req, next) => {
+      if (!isSave(req)) return next(req);
+      const ref = String(((await req.clone().json()) as Obj).ref_audio);
+      return /^https?:/.test(ref) ? refuse(400, errors.refAudioNotAccessible.code, 'URL refused') : next(req);
+    },
+  },
 ];
 
 export const variations: readonly Variation[] = [];

@@ -6,8 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../mocks/index.js';
 import { embeddedKeys } from '../embedded-mock.js';
+import { kitFixtures } from '../fixture-source.js';
 import type { FetchLike } from '../http.js';
 import { type RunOptions, runConformance } from '../index.js';
+import { serveReference } from '../reference-server.js';
 import { includeNames, type RunResult } from '../types.js';
 import { deviating } from './deviation-kit.js';
 import { teethDeviations, variations } from './deviations-teeth.js';
@@ -17,6 +19,7 @@ import { voiceDeviations } from './deviations-voices.js';
 const deviations = [...uploadDeviations, ...voiceDeviations, ...teethDeviations];
 const realFetch: FetchLike = (req) => fetch(req);
 let server: MockServer;
+let reference: Awaited<ReturnType<typeof serveReference>>;
 
 function options(only: readonly string[], fetchFn: FetchLike): RunOptions {
   return {
@@ -29,6 +32,7 @@ function options(only: readonly string[], fetchFn: FetchLike): RunOptions {
     fetch: fetchFn,
     httpTransport: true,
     targetIsMock: false,
+    referenceUrl: reference.url,
   };
 }
 
@@ -41,8 +45,12 @@ const outcomeOf = (run: RunResult, id: string) => run.results.find((r) => r.id =
 
 beforeAll(async () => {
   server = await startMockServer({ port: 0 });
+  const file = await kitFixtures('valid-10s');
+  if (!file) throw new Error('the valid-10s fixture is missing');
+  reference = await serveReference(file);
 });
 afterAll(async () => {
+  await reference?.close();
   await server?.close();
 });
 
