@@ -27,7 +27,10 @@ export interface MockServiceOptions {
   audio?: AudioEngine;
   /** Check every JSON answer against the OpenAPI description; a violation becomes a 500. Tests turn it on. */
   validateResponses?: boolean;
-  /** Waits for pacing and slow-chunk faults. Default: setTimeout. */
+  /**
+   * Waits for pacing and slow-chunk faults; `sleep(0)` is the yield to the event loop between rendered
+   * chunks. Default: setTimeout, and setImmediate (where there is one) for 0.
+   */
   sleep?: (ms: number) => Promise<void>;
   logger?: Logger;
 }
@@ -49,6 +52,14 @@ export interface MockService {
   restore(snapshot: MockSnapshot): void;
   close(): Promise<void>;
 }
+
+// A zero wait is a yield between synthesized chunks, thousands per long text: setTimeout(0) would
+// add ~1 ms each, setImmediate lets pending I/O in and goes on at once.
+const defaultSleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    if (ms <= 0 && typeof setImmediate === 'function') setImmediate(resolve);
+    else setTimeout(resolve, ms);
+  });
 
 const consoleLogger: Logger = {
   error: (message, detail) => console.error(`[voice-kit mock] ${message}`, detail ?? ''),
@@ -77,7 +88,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     signer: createSigner(seed),
     audio: options.audio ?? lazyAudioEngine(),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    sleep: options.sleep ?? defaultSleep,
   };
   const controls = {
     reset: async () => {

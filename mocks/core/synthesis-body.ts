@@ -1,5 +1,6 @@
 import type { SynthesisStream } from '../audio/types.js';
 import type { ServiceDeps } from './context.js';
+import { concat } from './storage.js';
 
 /** How the audio of one answer is paced: a wait before the first chunk, and real-time pacing after it. */
 export interface Pacing {
@@ -26,8 +27,11 @@ export function audioBody(
     {
       async pull(controller) {
         const wait = first ? pacing.firstChunkDelayMs : pacing.realtime ? pacing.chunkMs : 0;
+        // Rendering (mp3 above all: lamejs runs ~20× real time) is synchronous, and a reader that keeps
+        // up never lets the event loop in: a zero-delay sleep between chunks lets other requests
+        // interleave. The first chunk goes out at once.
+        if (wait > 0 || !first) await sleep(wait);
         first = false;
-        if (wait > 0) await sleep(wait);
         const next = chunks.next();
         if (next.done) controller.close();
         else controller.enqueue(next.value);
@@ -38,4 +42,27 @@ export function audioBody(
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * The complete audio of a synthesis, built chunk by chunk with a zero-delay sleep between chunks, so
+ * a long text (an mp3 of 3,000 characters encodes for seconds) never blocks other requests. The bytes
+ * are exactly those the stream of the same synthesis sends. Undefined when `signal` aborts first (the
+ * client went away): rendering stops there.
+ *
+ * @example
+ * const bytes = await collectAudio(synthesis, deps.sleep, request.signal);
+ */
+export async function collectAudio(
+  synthesis: SynthesisStream,
+  sleep: ServiceDeps['sleep'],
+  signal?: AbortSignal,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const parts: Uint8Array[] = [];
+  for (const chunk of synthesis.chunks()) {
+    parts.push(chunk);
+    await sleep(0);
+    if (signal?.aborted) return undefined;
+  }
+  return concat(parts);
 }

@@ -112,8 +112,11 @@ describe('faults asked for with Prefer', () => {
     ['pace=realtime', 100, 'between chunks (chunkMs)'],
   ] as [string, number, string][])('%s waits %i ms %s, and the bytes stay the same', async (prefer, ms) => {
     const waits: number[] = [];
+    let yields = 0;
     const sleep = async (wait: number) => {
-      waits.push(wait);
+      // sleep(0) is the yield to the event loop between rendered chunks, not a wait.
+      if (wait > 0) waits.push(wait);
+      else yields += 1;
     };
     const target = await inProcessTarget({ sleep });
     const body = { generate_text: 'Short and sweet.', audio_format: 'pcm' };
@@ -121,6 +124,7 @@ describe('faults asked for with Prefer', () => {
       await (await target.request('/v1/text-to-speech/stream', json(body))).arrayBuffer(),
     );
     expect(waits).toEqual([]);
+    expect(yields).toBeGreaterThan(0);
     const paced = await target.request('/v1/text-to-speech/stream', json(body, { Prefer: prefer }));
     expect(Buffer.compare(new Uint8Array(await paced.arrayBuffer()), plain)).toBe(0);
     expect(waits.length).toBeGreaterThan(0);
@@ -135,5 +139,73 @@ describe('faults asked for with Prefer', () => {
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error_message: string }).error_message).toContain('known faults');
+  });
+});
+
+describe('a long mp3 never blocks other requests (lamejs encodes at ~20× real time)', () => {
+  const story = (seed: string) =>
+    `${seed} A long story that goes on and on, told slowly. `.repeat(70).slice(0, 3000);
+  const mp3 = (text: string) => json({ generate_text: text, audio_format: 'mp3' });
+  const list = (target: Target) =>
+    target.request('/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } }).then((res) => res.status);
+
+  it('node: a list answers while a 3,000-character mp3 stream is still being produced', async () => {
+    const target = await nodeTarget();
+    const abort = new AbortController();
+    const res = await target.request('/v1/text-to-speech/stream', {
+      ...mp3(story('Stream.')),
+      signal: abort.signal,
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    expect((await reader.read()).done).toBe(false);
+    let ended = false;
+    const drained = (async () => {
+      while (!(await reader.read()).done) {
+        // read as fast as the mock sends
+      }
+      ended = true;
+    })().catch(() => {});
+    expect(await list(target)).toBe(200);
+    expect(ended).toBe(false);
+    abort.abort();
+    await drained;
+    await target.close();
+  });
+
+  it('node: a list answers while a 3,000-character complete mp3 is being built', async () => {
+    const target = await nodeTarget();
+    const abort = new AbortController();
+    let answered = false;
+    const complete = target
+      .request('/v1/text-to-speech', { ...mp3(story('Complete.')), signal: abort.signal })
+      .then(() => {
+        answered = true;
+      })
+      .catch(() => {});
+    // The synthesis request is on its way before the list is sent.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await list(target)).toBe(200);
+    expect(answered).toBe(false);
+    abort.abort();
+    await complete;
+    await target.close();
+  });
+
+  it('in-process: stream and complete give the same mp3 bytes, and the complete one is built with yields', async () => {
+    let yields = 0;
+    const target = await inProcessTarget({
+      sleep: async () => {
+        yields += 1;
+      },
+    });
+    const text = 'Short and sweet, as mp3.';
+    const streamed = new Uint8Array(
+      await (await target.request('/v1/text-to-speech/stream', mp3(text))).arrayBuffer(),
+    );
+    const before = yields;
+    const complete = await target.request('/v1/text-to-speech', mp3(text));
+    expect(yields).toBeGreaterThan(before);
+    expect(complete.headers.get('content-length')).toBe(String(streamed.byteLength));
+    expect(Buffer.compare(new Uint8Array(await complete.arrayBuffer()), streamed)).toBe(0);
   });
 });

@@ -1,11 +1,11 @@
 import type { AudioFormat } from '../../../openapi/contract.js';
-import type { VoiceProfile } from '../../audio/types.js';
+import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
 import { BytesResponse } from '../bytes-response.js';
 import type { Operation, OperationContext } from '../context.js';
 import { type Failure, fail } from '../envelope.js';
 import { voiceSpace } from '../state/tenancy.js';
-import { concat } from '../storage.js';
 import { audioBody } from '../synthesis-body.js';
+import { type CompleteAudio, completeAudio } from '../synthesis-cache.js';
 
 /** The synthesis request body of §2.4, after the OpenAPI validation. */
 interface SynthesisBody {
@@ -69,7 +69,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
     const checked = check(context, body);
     if ('kind' in checked) return checked;
     const { config, audio, state, sleep } = context.deps;
-    const synthesis = await audio.synthesize({
+    const request: SynthesisRequest = {
       text: body.generate_text,
       voice: checked.voice,
       format: checked.format,
@@ -77,19 +77,29 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       ...(body.speed !== undefined ? { speed: body.speed } : {}),
       ...(body.emotion_class !== undefined ? { emotion: body.emotion_class } : {}),
       ...(body.language !== undefined ? { language: body.language } : {}),
-    });
+    };
     state.ledger.recordCharacters(context.caller.account, [...body.generate_text].length);
-    const headers = new Headers({ 'Content-Type': synthesis.mediaType });
-    if (checked.format === 'pcm') {
-      headers.set(config.pcmHeaders.sampleRate, String(synthesis.sampleRate));
-      headers.set(config.pcmHeaders.channels, String(synthesis.channels));
-      headers.set(config.pcmHeaders.bitDepth, String(synthesis.bitDepth));
-    }
+    const audioHeaders = (meta: CompleteAudio['meta']) => {
+      const headers = new Headers({ 'Content-Type': meta.mediaType });
+      if (checked.format === 'pcm') {
+        headers.set(config.pcmHeaders.sampleRate, String(meta.sampleRate));
+        headers.set(config.pcmHeaders.channels, String(meta.channels));
+        headers.set(config.pcmHeaders.bitDepth, String(meta.bitDepth));
+      }
+      return headers;
+    };
     if (mode === 'complete') {
-      const bytes = concat([...synthesis.chunks()]);
+      // Built with a yield between chunks and answered with Content-Length; an identical request reuses it.
+      const complete = await completeAudio(context.deps, request, context.request.signal);
+      // The client went away while the audio was being built: nobody is left to answer.
+      if (!complete) return Response.error();
+      const { meta, bytes } = complete;
+      const headers = audioHeaders(meta);
       headers.set('Content-Length', String(bytes.byteLength));
       return new BytesResponse(bytes, { status: 200, headers });
     }
+    const synthesis = await audio.synthesize(request);
+    const headers = audioHeaders(synthesis);
     const { preferences } = context;
     const pacing = {
       firstChunkDelayMs: preferences.latencyMs ?? config.streaming.firstChunkDelayMs,
