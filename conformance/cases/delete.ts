@@ -86,6 +86,35 @@ const cases: ConformanceCase[] = [
       }
     },
   },
+  {
+    id: 'delete.scope.other-org',
+    section: '§4.3, §4.4, §5.4',
+    severity: 'must',
+    title: "another organization's key cannot delete our voice: it stays listed and usable",
+    openQuestion: 'delete-refused-status',
+    needs: { billable: true, keys: ['otherOrg'] },
+    async run(ctx) {
+      const id = await createVoice(ctx, 'odel');
+      if (!id) return;
+      const ex = await deleteVoice(ctx, id, 'otherOrg');
+      const code = asEnvelope(ex.json)?.error_code;
+      ctx.observe(
+        'delete-refused-status',
+        `DELETE of another organization's voice: HTTP ${ex.status}, error_code ${code ?? 'none'}`,
+      );
+      ctx.check(ex.status < 500, `DELETE with another organization's key answered HTTP ${ex.status}`, {
+        request: ex.request,
+      });
+      ctx.check(
+        (await listedIds(ctx)).includes(id),
+        `our voice ${id} is gone from our list after another organization deleted it`,
+      );
+      const tts = await synthesize(ctx, 'complete', { generate_text: shortText, voice_id: id });
+      await expectAudio(ctx, tts, `synthesis with ${id} after another organization deleted it`, {
+        streamed: false,
+      });
+    },
+  },
 ];
 
 export const deleteCases: ConformanceCase[] = cases;

@@ -59,9 +59,11 @@ const accepted: ConformanceCase[] = [
     id: 'upload.accepts.wav',
     section: '§4.1, §2.2',
     severity: 'must',
-    title: 'a .wav upload answers 200 with object_key, file_name, size and scene, and no address',
+    title:
+      'a .wav upload named "Reference Take-1.wav" answers 200 with object_key, file_name (exactly that), size and scene, and no address',
     async run(ctx) {
-      const file = await ctx.state.referenceAudio();
+      // A name with a space, capitals and a hyphen: file_name is the original name (§2.2), kept exactly.
+      const file = { ...(await ctx.state.referenceAudio()), name: 'Reference Take-1.wav' };
       const ex = await uploadForm(ctx, { scene, file: { ...file, type: 'audio/wav' } });
       const data = dataOf(ex);
       if (!expectOk(ctx, ex, `uploading ${file.name}`) || !data) return;
@@ -93,6 +95,8 @@ const refusedExtensions: ConformanceCase[] = [
   ...upload.refusedExtensions.map((ext) => ({ name: ext, file: `reference.${ext}` })),
   { name: 'none', file: 'reference' },
   { name: 'txt', file: 'reference.txt' },
+  { name: 'flac-uppercase', file: 'reference.FLAC' },
+  { name: 'double-wav-flac', file: 'reference.wav.flac' },
 ].map(
   (c): ConformanceCase => ({
     id: `upload.extension.${c.name}-refused`,
@@ -110,6 +114,23 @@ const refusedExtensions: ConformanceCase[] = [
     },
   }),
 );
+
+/** §4.1 lists lowercase extensions; whether `.WAV` is accepted (case-insensitivity) is not stated. */
+const upperCaseWav: ConformanceCase = {
+  id: 'upload.extension.wav-uppercase',
+  section: '§4.1',
+  severity: 'observe',
+  title: 'whether an upload named reference.WAV is accepted',
+  openQuestion: 'upload-content-check',
+  async run(ctx) {
+    const ex = await uploadForm(ctx, { scene, file: { name: 'reference.WAV', bytes: tinyWav() } });
+    const code = (ex.json as { error_code?: unknown } | undefined)?.error_code;
+    ctx.observe(
+      'upload-content-check',
+      `reference.WAV: HTTP ${ex.status}, error_code ${JSON.stringify(code)}`,
+    );
+  },
+};
 
 /** §7.1: each way a multipart request is invalid. */
 const invalidRequests: ConformanceCase[] = [
@@ -187,6 +208,7 @@ const sideEffects: ConformanceCase = {
 export const uploadCases: ConformanceCase[] = [
   ...accepted,
   ...refusedExtensions,
+  upperCaseWav,
   ...invalidRequests,
   sideEffects,
 ];

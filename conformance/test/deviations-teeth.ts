@@ -52,6 +52,22 @@ function refuseSavesOf(
   };
 }
 
+/** Rename the uploaded file before the mock sees it: an extension check that reads the name wrongly. */
+function renameUpload(
+  rename: (name: string) => string,
+): (req: Request, next: FetchLike) => Promise<Response> {
+  return async (req, next) => {
+    if (!isUpload(req)) return next(req);
+    const form = await req.clone().formData();
+    const file = form.get('file');
+    if (!(file instanceof File) || rename(file.name) === file.name) return next(req);
+    form.set('file', file, rename(file.name));
+    const headers = new Headers(req.headers);
+    headers.delete('content-type');
+    return next(new Request(req.url, { method: 'POST', headers, body: form }));
+  };
+}
+
 export const teethDeviations: readonly Deviation[] = [
   {
     name: 'a save without X-API-Key is answered for the request (the key is ignored: 400/20012)',
@@ -124,6 +140,39 @@ export const teethDeviations: readonly Deviation[] = [
       const ref = String(((await req.clone().json()) as Obj).ref_audio);
       return /^https?:/.test(ref) ? refuse(400, errors.refAudioNotAccessible.code, 'URL refused') : next(req);
     },
+  },
+  {
+    name: "another organization's key deletes our voice",
+    only: ['delete.scope.other-org'],
+    caughtBy: 'delete.scope.other-org',
+    handle: (req, next) =>
+      req.method === 'DELETE' && req.headers.get('x-api-key') === 'mock-key-other-org'
+        ? withMainKey(req, next)
+        : next(req),
+  },
+  {
+    name: 'upload lowercases file_name',
+    only: ['upload.accepts.wav'],
+    caughtBy: 'upload.accepts.wav',
+    handle: rewriteJson(
+      (req, res) => isUpload(req) && res.status === 200,
+      (b) => ({
+        ...b,
+        data: { ...(b.data as Obj), file_name: String((b.data as Obj).file_name).toLowerCase() },
+      }),
+    ),
+  },
+  {
+    name: 'the extension check is case-sensitive (.FLAC accepted)',
+    only: ['upload.extension.flac-uppercase-refused'],
+    caughtBy: 'upload.extension.flac-uppercase-refused',
+    handle: renameUpload((name) => name.replace(/\.FLAC$/, '.wav')),
+  },
+  {
+    name: 'the extension check looks at the first extension (.wav.flac accepted)',
+    only: ['upload.extension.double-wav-flac-refused'],
+    caughtBy: 'upload.extension.double-wav-flac-refused',
+    handle: renameUpload((name) => (name.includes('.wav.') ? name.replace(/\.wav\..*$/, '.wav') : name)),
   },
 ];
 
