@@ -21,6 +21,17 @@ const clockData = (deps: ServiceDeps) => {
   return { now: Math.floor(now / 1000), iso: new Date(now).toISOString() };
 };
 
+/**
+ * The snapshot in a restore body: the snapshot itself (`data` of GET /__mock/snapshot), or that whole
+ * answer, envelope and all, as a client that saved it verbatim posts it back.
+ */
+function snapshotOf(body: unknown): MockSnapshot {
+  const envelope = body as { succeed?: unknown; data?: unknown } | null;
+  const isEnvelope =
+    typeof envelope === 'object' && envelope !== null && !('version' in envelope) && 'data' in envelope;
+  return (isEnvelope ? envelope.data : body) as MockSnapshot;
+}
+
 const routes: Record<string, Partial<Record<string, Handler>>> = {
   reset: {
     POST: async (_r, _d, controls) => {
@@ -34,7 +45,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
       const body = await readJsonBody(request, 64 * 1_048_576);
       if (isFailure(body)) return render(body);
       try {
-        controls.restore(body as MockSnapshot);
+        controls.restore(snapshotOf(body));
       } catch (error) {
         return render(fail('invalidRequest', `cannot restore: ${(error as Error).message}`));
       }

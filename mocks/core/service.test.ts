@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { synthesizeToBytes, systemVoices } from '../audio/index.js';
 import type { AudioEngine } from './context.js';
 import { createMockService, type MockService } from './service.js';
+import { memoryStorage } from './storage.js';
 
 const reference = synthesizeToBytes({
   text: 'This is my reference voice, recorded for cloning. It is long enough.',
@@ -102,6 +103,40 @@ describe('snapshot and restore', () => {
     expect(restored.status).toBe(200);
     expect(ids((await call(service, '/v1/voice/list')).body)).toEqual(['keep']);
     expect(service.snapshot()).toEqual(snapshot);
+  });
+
+  it('restores after a reset, bytes included: a snapshot pins the stored objects it refers to', async () => {
+    const storage = memoryStorage();
+    const fetched = createMockService({
+      audio: await quickAudio(),
+      validateResponses: true,
+      storage,
+      fetch: async () => new Response(reference.slice(), { headers: { 'Content-Type': 'audio/wav' } }),
+    });
+    const save = (voice_id: string) =>
+      call(fetched, '/v1/voice/save', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ voice_id, ref_audio: 'https://refs.example.test/me.wav' }),
+      });
+    expect((await save('from_url')).status).toBe(200);
+    const audioId = fetched.state.voices.snapshot().voices[0]?.audioId ?? '';
+    expect(audioId).toMatch(/^voice_/);
+    const snapshot = fetched.snapshot();
+    // Deleting the voice and resetting the mock would both remove its fetched audio; the snapshot keeps it.
+    await call(fetched, '/v1/voice/from_url', { method: 'DELETE' });
+    await fetched.reset();
+    expect(await storage.read(audioId)).toBeDefined();
+    fetched.restore(snapshot);
+    expect(ids((await call(fetched, '/v1/voice/list')).body)).toEqual(['from_url']);
+    // Bytes of what was made after the snapshot leave with the restore (they are not pinned).
+    expect((await save('later')).status).toBe(200);
+    const later = fetched.state.voices.snapshot().voices.find((v) => v.voiceId === 'later')?.audioId ?? '';
+    expect(await storage.read(later)).toBeDefined();
+    fetched.restore(snapshot);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await storage.read(later)).toBeUndefined();
+    expect(await storage.read(audioId)).toBeDefined();
   });
 
   it('refuses something that is not a snapshot and keeps the state', async () => {

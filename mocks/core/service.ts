@@ -6,6 +6,7 @@ import type { AudioEngine, Logger, ServiceDeps } from './context.js';
 import { controlPrefix, handleControl } from './control-api.js';
 import { failureResponse } from './envelope.js';
 import { lazyAudioEngine } from './lazy-audio.js';
+import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './pinned-storage.js';
 import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
 import { createSigner } from './signer.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
@@ -44,11 +45,14 @@ export interface MockService {
   readonly state: MockState;
   /** Responses that broke the OpenAPI description (with validateResponses on); empty when all is well. */
   readonly responseViolations: readonly string[];
-  /** Forgets all state and removes stored bytes. */
+  /** Forgets all state and removes stored bytes, except those a snapshot taken of this service refers to. */
   reset(): Promise<void>;
-  /** The state as JSON-serializable data; stored bytes are referenced, not copied. */
+  /**
+   * The state as JSON-serializable data; stored bytes are referenced, not copied, and kept (pinned)
+   * until close(), so that restore() brings them back even after a reset or a deletion.
+   */
   snapshot(): MockSnapshot;
-  /** Puts a snapshot's state back (its stored bytes must still be in storage: no reset in between). */
+  /** Puts a snapshot of this service back, with its stored bytes (those of another service are not here). */
   restore(snapshot: MockSnapshot): void;
   close(): Promise<void>;
 }
@@ -84,19 +88,30 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     state,
     logger,
     clock: options.clock ?? manualClock(),
-    storage: options.storage ?? memoryStorage(),
+    storage: pinnedStorage(options.storage ?? memoryStorage()),
     signer: createSigner(seed),
     audio: options.audio ?? lazyAudioEngine(),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     sleep: options.sleep ?? defaultSleep,
   };
+  const storage = deps.storage as PinnedStorage;
   const controls = {
     reset: async () => {
       state.reset();
-      await deps.storage.clear();
+      await storage.clear();
     },
-    snapshot: () => state.snapshot(),
-    restore: (snapshot: MockSnapshot) => state.restore(snapshot),
+    snapshot: () => {
+      const snapshot = state.snapshot();
+      storage.pin(snapshotObjectIds(snapshot));
+      return snapshot;
+    },
+    restore: (snapshot: MockSnapshot) => {
+      const before = snapshotObjectIds(state.snapshot());
+      state.restore(snapshot);
+      // Bytes of uploads and voices made since the snapshot go with them (pinned ones stay).
+      const after = snapshotObjectIds(snapshot);
+      for (const id of before) if (!after.has(id)) void storage.remove(id).catch(() => {});
+    },
   };
 
   async function answer(request: Request, url: URL): Promise<Handled> {

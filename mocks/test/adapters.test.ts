@@ -224,6 +224,29 @@ const scenarios: Scenario[] = [
     },
   ],
   [
+    'snapshot → reset → restore of the whole answer brings the voices back with their bytes',
+    async (t) => {
+      await createVoice(t, 'kept');
+      const snapshot = await (await t.request('/__mock/snapshot')).text();
+      expect((await t.request('/__mock/reset', { method: 'POST' })).status).toBe(200);
+      const restored = await t.request('/__mock/restore', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: snapshot, // the envelope as GET answered it, not only its data
+      });
+      expect([restored.status, (await envelope(restored)).succeed]).toEqual([200, true]);
+      const list = await envelope(await t.request('/v1/voice/list', withKey('mock-key')), 'listVoices');
+      expect(list.data.list.map((v: { voice_id: string }) => v.voice_id)).toEqual(['kept']);
+      const url = new URL(list.data.list[0].voice_url);
+      const audio = await t.request(`${url.pathname}${url.search}`);
+      expect(audio.status).toBe(200);
+      expect(sameBytes(new Uint8Array(await audio.arrayBuffer()), referenceWav())).toBe(true);
+      const upload = JSON.parse(snapshot).data.uploads.records[0].objectKey;
+      const again = await t.request('/v1/voice/save', json({ voice_id: 'again', ref_audio: upload }));
+      expect([again.status, (await envelope(again, 'saveVoice')).error_code]).toEqual([200, 0]);
+    },
+  ],
+  [
     'every endpoint answers 401/10003 without a key',
     async (t) => {
       const calls: [string, RequestInit][] = [
