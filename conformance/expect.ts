@@ -87,7 +87,8 @@ export function findPcmHeaders(
   for (const field of Object.keys(hints) as (keyof PcmLayout)[]) {
     let name: string | undefined = headers.has(names[field]) ? names[field] : undefined;
     if (!name) {
-      for (const [h] of headers) if (/^x-|audio/i.test(h) && hints[field].test(h)) name ??= h;
+      // Any header whose name says what it holds: `Sample-Rate` is as good as `X-Audio-Sample-Rate`.
+      for (const [h] of headers) if (hints[field].test(h)) name ??= h;
     }
     const value = name ? Number.parseInt(headers.get(name) ?? '', 10) : Number.NaN;
     if (name && Number.isFinite(value) && value > 0) {
@@ -110,7 +111,7 @@ export async function expectAudio(
   ctx: CaseContext,
   ex: Exchange,
   what: string,
-  opts: { readonly streamed: boolean; readonly expect?: ClaimedAudio },
+  opts: { readonly streamed: boolean; readonly expect?: ClaimedAudio; readonly silenceAllowed?: boolean },
 ): Promise<{ readonly claimed: ClaimedAudio; readonly durationSeconds: number | null } | undefined> {
   const body = ex.json !== undefined ? JSON.stringify(ex.json).slice(0, 200) : `${ex.bytes.byteLength} bytes`;
   if (
@@ -138,7 +139,12 @@ export async function expectAudio(
     );
     pcm = found.layout;
   }
-  const verdict = pcm ? await judgeAudio(ex.bytes, ct, { streamed: opts.streamed, pcm }) : verdictProbe;
+  // Every case synthesizes a non-empty text: its 16-bit audio must not be silence.
+  const expectSound = opts.silenceAllowed !== true;
+  const verdict =
+    pcm || expectSound
+      ? await judgeAudio(ex.bytes, ct, { streamed: opts.streamed, pcm, expectSound })
+      : verdictProbe;
   if (opts.expect && opts.expect !== 'other') {
     ctx.check(
       verdict.claimed === opts.expect,

@@ -1,6 +1,7 @@
 import { type AudioFormat, audioMediaTypes } from '../../openapi/contract.js';
 import { createVoice, type Endpoint, endpoints, synthesize } from '../actions.js';
 import { asEnvelope } from '../checks/envelope.js';
+import type { CaseContext } from '../context.js';
 import { expectAudio, expectRefusal } from '../expect.js';
 import type { ConformanceCase } from '../types.js';
 import { longText, shortText } from './support.js';
@@ -81,11 +82,40 @@ const formats: ConformanceCase[] = endpoints.flatMap((e) =>
           'allowed-options',
           `${e} audio_format ${format}: enabled (${ex.headers.get('content-type')})`,
         );
-        await expectAudio(ctx, ex, `${e} synthesis as ${format}`, { streamed: streamed(e), expect: format });
+        const got = await expectAudio(ctx, ex, `${e} synthesis as ${format}`, {
+          streamed: streamed(e),
+          expect: format,
+        });
+        if (format === 'pcm' && got) await crossCheckPcm(ctx, e, got.durationSeconds);
       },
     }),
   ),
 );
+
+/**
+ * The PCM headers must describe the bytes: the duration they imply (bytes / (rate · channels · depth/8))
+ * is within ±25 % of the WAV duration of the same request. A wrong rate or depth header is off by 2× or more.
+ */
+async function crossCheckPcm(ctx: CaseContext, e: Endpoint, pcmSeconds: number | null): Promise<void> {
+  if (pcmSeconds === null) return; // the missing headers are already a finding
+  const wav = await synthesize(ctx, e, { generate_text: shortText, audio_format: 'wav' });
+  if (wav.status !== 200) {
+    ctx.note(`WAV is not enabled (HTTP ${wav.status}): the PCM duration was not cross-checked`);
+    return;
+  }
+  const judged = await expectAudio(ctx, wav, `${e} synthesis as wav (PCM cross-check)`, {
+    streamed: streamed(e),
+    expect: 'wav',
+  });
+  const wavSeconds = judged?.durationSeconds;
+  if (!wavSeconds) return;
+  const ratio = pcmSeconds / wavSeconds;
+  ctx.check(
+    ratio >= 0.75 && ratio <= 1.25,
+    `${e} PCM: the headers make the body ${pcmSeconds.toFixed(2)} s long, the WAV of the same request is ${wavSeconds.toFixed(2)} s (ratio ${ratio.toFixed(2)}): the sample rate, channel or bit-depth header is wrong`,
+    { request: wav.request },
+  );
+}
 
 const customVoice: ConformanceCase = {
   id: 'synthesis.custom-voice.speed-and-tags',

@@ -118,6 +118,55 @@ export function checkPcm(bytes: Uint8Array, layout: PcmLayout | null): string[] 
   return [];
 }
 
+/** The loudest sample must pass 1 % of full scale: quieter 16-bit audio is silence, not speech. */
+export const silencePeak = Math.round(32_767 * 0.01);
+
+/** The largest |sample| of little-endian signed 16-bit samples from `at` to the end. */
+function peak16(bytes: Uint8Array, at: number): number {
+  let peak = 0;
+  const end = bytes.byteLength - 1;
+  for (let i = at; i < end; i += 2) {
+    const v = (((bytes[i] ?? 0) | ((bytes[i + 1] ?? 0) << 8)) << 16) >> 16;
+    const a = v < 0 ? -v : v;
+    if (a > peak) peak = a;
+  }
+  return peak;
+}
+
+/** Where the samples of a 16-bit integer PCM WAV start, or undefined for any other WAV. */
+function wav16DataStart(bytes: Uint8Array): number | undefined {
+  let at = 12;
+  let pcm16 = false;
+  while (at + 8 <= bytes.byteLength) {
+    const id = ascii(bytes, at, 4);
+    const size = u32(bytes, at + 4);
+    if (id === 'fmt ')
+      pcm16 = (u16(bytes, at + 8) === 1 || u16(bytes, at + 8) === 0xfffe) && u16(bytes, at + 22) === 16;
+    if (id === 'data') return pcm16 ? at + 8 : undefined;
+    at += 8 + size + (size % 2);
+  }
+  return undefined;
+}
+
+/**
+ * A problem when 16-bit WAV or PCM audio is silent (peak under 1 % of full scale), else undefined.
+ * Other encodings are not decoded here.
+ */
+export function silenceProblem(
+  bytes: Uint8Array,
+  claimed: ClaimedAudio,
+  pcm: PcmLayout | null,
+): string | undefined {
+  let start: number | undefined;
+  if (claimed === 'wav') start = wav16DataStart(bytes);
+  else if (claimed === 'pcm' && pcm?.bitDepth === 16) start = 0;
+  if (start === undefined || start >= bytes.byteLength) return undefined;
+  const peak = peak16(bytes, start);
+  return peak > silencePeak
+    ? undefined
+    : `the audio is silent: its loudest sample is ${peak} of 32767 (under 1 % of full scale) for a non-empty text`;
+}
+
 /**
  * Judge a synthesis body against its Content-Type: sniff the container, then decode WAV and MP3 with
  * music-metadata to read a duration.
@@ -129,11 +178,19 @@ export function checkPcm(bytes: Uint8Array, layout: PcmLayout | null): string[] 
 export async function judgeAudio(
   bytes: Uint8Array,
   contentType: string | null,
-  opts: { readonly streamed: boolean; readonly pcm: PcmLayout | null },
+  opts: {
+    readonly streamed: boolean;
+    readonly pcm: PcmLayout | null;
+    /** The text was not empty: 16-bit WAV/PCM must not be silent. */
+    readonly expectSound?: boolean;
+  },
 ): Promise<AudioVerdict> {
   const claimed = claimedAudio(contentType);
+  const silent = () => (opts.expectSound ? silenceProblem(bytes, claimed, opts.pcm) : undefined);
   if (claimed === 'pcm') {
     const problems = checkPcm(bytes, opts.pcm);
+    const quiet = problems.length === 0 ? silent() : undefined;
+    if (quiet) problems.push(quiet);
     const align = opts.pcm ? opts.pcm.channels * Math.ceil(opts.pcm.bitDepth / 8) : 0;
     const duration = opts.pcm && align > 0 ? bytes.byteLength / align / opts.pcm.sampleRate : null;
     return { claimed, problems, durationSeconds: duration };
@@ -154,6 +211,8 @@ export async function judgeAudio(
       );
       durationSeconds = meta.format.duration ?? null;
       if (!durationSeconds || durationSeconds <= 0) problems.push('the decoder found no duration');
+      const quiet = silent();
+      if (quiet) problems.push(quiet);
     } catch (e) {
       problems.push(`the decoder refused the body: ${(e as Error).message}`);
     }

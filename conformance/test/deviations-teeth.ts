@@ -2,7 +2,7 @@
  * Deviations a red team's proxy slipped past the suite, each now caught by a named case, and variations
  * the spec allows that must not fail a case (false failures it once reported).
  */
-import { errors, limits } from '../../openapi/contract.js';
+import { errors, limits, pcmHeaders } from '../../openapi/contract.js';
 import type { FetchLike } from '../http.js';
 import {
   type Deviation,
@@ -174,8 +174,56 @@ export const teethDeviations: readonly Deviation[] = [
     caughtBy: 'upload.extension.double-wav-flac-refused',
     handle: renameUpload((name) => (name.includes('.wav.') ? name.replace(/\.wav\..*$/, '.wav') : name)),
   },
+  {
+    name: 'the PCM sample-rate header states twice the real rate',
+    only: ['synthesis.complete.format-pcm'],
+    caughtBy: 'synthesis.complete.format-pcm',
+    handle: editHeaders((h) => {
+      const rate = h.get(pcmHeaders.sampleRate);
+      if (rate) h.set(pcmHeaders.sampleRate, String(Number(rate) * 2));
+    }),
+  },
+  {
+    name: 'synthesis answers a well-formed WAV of silence',
+    only: ['synthesis.complete.system-default'],
+    caughtBy: 'synthesis.complete.system-default',
+    handle: async (req, next) => {
+      const res = await next(req);
+      if (!isSynthesis(req) || res.status !== 200) return res;
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      bytes.fill(0, 44);
+      return new Response(bytes, { status: 200, headers: res.headers });
+    },
+  },
 ];
 
-export const variations: readonly Variation[] = [];
+/** Rewrite the headers of synthesis successes (the body passes through). */
+function editHeaders(edit: (h: Headers) => void): (req: Request, next: FetchLike) => Promise<Response> {
+  return async (req, next) => {
+    const res = await next(req);
+    if (!isSynthesis(req) || res.status !== 200) return res;
+    const headers = new Headers(res.headers);
+    edit(headers);
+    return new Response(res.body, { status: res.status, headers });
+  };
+}
+
+export const variations: readonly Variation[] = [
+  {
+    name: 'PCM headers without a prefix: Sample-Rate, Channel-Count, Bits-Per-Sample',
+    only: ['synthesis.complete.format-pcm'],
+    passes: 'synthesis.complete.format-pcm',
+    handle: editHeaders((h) => {
+      const rename = (from: string, to: string) => {
+        const v = h.get(from);
+        h.delete(from);
+        if (v !== null) h.set(to, v);
+      };
+      rename(pcmHeaders.sampleRate, 'Sample-Rate');
+      rename(pcmHeaders.channels, 'Channel-Count');
+      rename(pcmHeaders.bitDepth, 'Bits-Per-Sample');
+    }),
+  },
+];
 
 export type { Obj };
