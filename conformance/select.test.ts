@@ -44,6 +44,23 @@ describe('case selection', () => {
     expect(order.map((c) => c.id)).toEqual(['b.c.d', 'e.f.g', 'a.rate.x']);
   });
 
+  it('moves the free-use accounting first, before any other upload or creation', () => {
+    const order = orderCases(
+      [make('a.b.c'), make('u.free.x', { runFirst: true }), make('z.rate', { runLast: true })],
+      [],
+    );
+    expect(order.map((c) => c.id)).toEqual(['u.free.x', 'a.b.c', 'z.rate']);
+  });
+
+  it('runs the upload and the free-use counter checks first in the whole suite', async () => {
+    const { allCases } = await import('./cases/index.js');
+    expect(
+      orderCases(allCases, [])
+        .slice(0, 2)
+        .map((c) => c.id),
+    ).toEqual(['upload.side-effects.no-voice-no-clone-use', 'voice-save.free-uses.counter']);
+  });
+
   it('names the patterns that select no case (a typo must not shrink a run silently)', () => {
     const cases = [make('upload.extension.flac-refused'), make('list.page.fields')];
     expect(unmatchedPatterns(cases, ['upload.*', 'uplaod.*', 'fields', '*nothing*'])).toEqual([

@@ -60,8 +60,15 @@ export function skipReason(c: ConformanceCase, a: Allowance): string | undefined
   return undefined;
 }
 
-/** Cases selected by `only`, with the quota-exhausting ones moved last. */
+/**
+ * Cases selected by `only`: the free-use accounting first (before any other upload or creation of the
+ * run), the quota-exhausting ones last.
+ */
 export function orderCases(cases: readonly ConformanceCase[], only: readonly string[]): ConformanceCase[] {
   const chosen = cases.filter((c) => matchesOnly(c.id, only));
-  return [...chosen.filter((c) => !c.runLast), ...chosen.filter((c) => c.runLast)];
+  return [
+    ...chosen.filter((c) => c.runFirst && !c.runLast),
+    ...chosen.filter((c) => !c.runFirst && !c.runLast),
+    ...chosen.filter((c) => c.runLast),
+  ];
 }

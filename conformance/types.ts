@@ -52,6 +52,8 @@ export interface ConformanceCase {
   readonly openQuestion?: string;
   readonly needs?: CaseNeeds;
   readonly covers?: CaseCovers;
+  /** Cases that must see the account untouched by the run run first (the free-use accounting). */
+  readonly runFirst?: boolean;
   /** Cases that exhaust a quota run last (the rate-limit case). */
   readonly runLast?: boolean;
   run(ctx: CaseContext): Promise<void>;

@@ -189,9 +189,15 @@ const sideEffects: ConformanceCase = {
   section: '§4.1',
   severity: 'must',
   title: 'an upload creates no voice and consumes no voice-cloning use',
+  runFirst: true,
   async run(ctx) {
     const before = await listedIds(ctx);
     const freeBefore = await remainingFreeUses(ctx);
+    ctx.check(
+      freeBefore !== 0,
+      'cannot verify: remainingFreeCloneCount is already 0, so an upload that consumed a free use would not show',
+      { level: 'should' },
+    );
     const ex = await uploadForm(ctx, { scene, file: await ctx.state.referenceAudio() });
     if (!expectOk(ctx, ex, 'uploading the reference')) return;
     const after = await listedIds(ctx);

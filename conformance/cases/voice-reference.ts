@@ -1,5 +1,13 @@
 import { type ErrorName, errors, limits } from '../../openapi/contract.js';
-import { dataOf, listedIds, referenceKey, saveVoice, uploadFile, uploadForm } from '../actions.js';
+import {
+  dataOf,
+  listedIds,
+  referenceKey,
+  remainingFreeUses,
+  saveVoice,
+  uploadFile,
+  uploadForm,
+} from '../actions.js';
 import type { CaseContext } from '../context.js';
 import { expectOk, expectRefusal } from '../expect.js';
 import type { FixtureRole } from '../run-state.js';
@@ -14,6 +22,7 @@ async function refuseReference(
   opts: { readonly key?: ExtraKeyName | 'main'; readonly question?: string } = {},
 ): Promise<void> {
   const id = ctx.newVoiceId('ref');
+  const freeBefore = await remainingFreeUses(ctx);
   const ex = await saveVoice(ctx, { voice_id: id, ref_audio: ref }, opts.key ?? 'main');
   const entry = error ? errors[error] : undefined;
   expectRefusal(ctx, ex, {
@@ -24,6 +33,12 @@ async function refuseReference(
   // The list of the key that saved: a voice created in another organization would only show there.
   const ids = await listedIds(ctx, opts.key ?? 'main');
   ctx.check(!ids.includes(id), `${what}: a voice ${id} was created anyway`);
+  // §4.2 rule 3: only a successful creation consumes a free use.
+  const freeAfter = await remainingFreeUses(ctx);
+  ctx.check(
+    freeBefore === freeAfter,
+    `${what}: remainingFreeCloneCount went from ${freeBefore} to ${freeAfter}; a refused save consumes no free use (§4.2 rule 3)`,
+  );
 }
 
 interface Verdict {

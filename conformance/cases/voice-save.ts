@@ -210,9 +210,15 @@ const freeUses: ConformanceCase = {
   title: 'each creation consumes one free use while one is available (remainingFreeCloneCount)',
   openQuestion: 'free-uses-and-price',
   needs: { billable: true },
+  runFirst: true,
   async run(ctx) {
     const before = await remainingFreeUses(ctx);
     if (!ctx.check(before !== null, 'remainingFreeCloneCount is missing from the list')) return;
+    ctx.check(
+      before !== 0,
+      'cannot verify: remainingFreeCloneCount is already 0, so the consumption of a free use cannot be seen',
+      { level: 'should' },
+    );
     if (!(await createVoice(ctx, 'free'))) return;
     const after = await remainingFreeUses(ctx);
     ctx.observe('free-uses-and-price', `remainingFreeCloneCount ${before} → ${after} after one creation`);

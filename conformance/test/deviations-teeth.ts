@@ -68,6 +68,9 @@ function renameUpload(
   };
 }
 
+/** Refused saves the proxy saw (the deviation that bills them). */
+let refusedSaves = 0;
+
 export const teethDeviations: readonly Deviation[] = [
   {
     name: 'a save without X-API-Key is answered for the request (the key is ignored: 400/20012)',
@@ -194,6 +197,39 @@ export const teethDeviations: readonly Deviation[] = [
       bytes.fill(0, 44);
       return new Response(bytes, { status: 200, headers: res.headers });
     },
+  },
+  {
+    name: 'a refused save consumes a free clone use',
+    only: ['voice-save.reference.too-short'],
+    caughtBy: 'voice-save.reference.too-short',
+    handle: async (req, next) => {
+      const res = await next(req);
+      if (isSave(req) && res.status >= 400) refusedSaves += 1;
+      if (!isList(req) || res.status !== 200) return res;
+      return rewriteJson(
+        () => true,
+        (b) => {
+          const d = b.data as Obj;
+          return {
+            ...b,
+            data: {
+              ...d,
+              remainingFreeCloneCount: Math.max(0, Number(d.remainingFreeCloneCount) - refusedSaves),
+            },
+          };
+        },
+      )(req, async () => res);
+    },
+  },
+  {
+    name: 'the free-use counter is already 0 (upload accounting cannot be verified)',
+    only: ['upload.side-effects.no-voice-no-clone-use'],
+    caughtBy: 'upload.side-effects.no-voice-no-clone-use',
+    outcome: 'warn',
+    handle: rewriteJson(
+      (req, res) => isList(req) && res.status === 200,
+      (b) => ({ ...b, data: { ...(b.data as Obj), remainingFreeCloneCount: 0 } }),
+    ),
   },
 ];
 
