@@ -22,15 +22,17 @@ export function audioBody(
   sleep: ServiceDeps['sleep'],
 ): ReadableStream<Uint8Array> {
   const chunks = synthesis.chunks();
+  const slow = synthesis.format === 'mp3';
   let first = true;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         const wait = first ? pacing.firstChunkDelayMs : pacing.realtime ? pacing.chunkMs : 0;
-        // Rendering (mp3 above all: lamejs runs ~20× real time) is synchronous, and a reader that keeps
-        // up never lets the event loop in: a zero-delay sleep between chunks lets other requests
-        // interleave. The first chunk goes out at once.
-        if (wait > 0 || !first) await sleep(wait);
+        // mp3 rendering (lamejs, ~20× real time) is synchronous, and a reader that keeps up never lets
+        // the event loop in: a zero-delay sleep between its chunks lets other requests interleave. WAV
+        // and PCM render a chunk in ~0.1 ms; yielding there too kept hundreds of concurrent streams
+        // half-rendered at once (+380 MB RSS in the 200-stream bench), so they don't.
+        if (wait > 0 || (!first && slow)) await sleep(wait);
         first = false;
         const next = chunks.next();
         if (next.done) controller.close();
@@ -59,8 +61,13 @@ export async function collectAudio(
   signal?: AbortSignal,
 ): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const parts: Uint8Array[] = [];
+  // Yield after each mp3 chunk, and after every 50 WAV/PCM chunks (5 s of audio, ~5 ms of work).
+  const every = synthesis.format === 'mp3' ? 1 : 50;
+  let count = 0;
   for (const chunk of synthesis.chunks()) {
     parts.push(chunk);
+    count += 1;
+    if (count % every !== 0) continue;
     await sleep(0);
     if (signal?.aborted) return undefined;
   }
