@@ -47,7 +47,7 @@ export interface Handled {
 }
 
 /**
- * One request through route → scenario (Prefer) → auth → request validation → operation.
+ * One request through route → auth → scenario (Prefer) → request validation → operation.
  * Never throws for a bad request: every refusal is an envelope from the catalogue.
  */
 export async function runPipeline(
@@ -71,18 +71,26 @@ export async function runPipeline(
     return { response, operationId: null };
   }
   const { operationId } = route;
-  const respond = async (answer: Response | Failure) => {
+  const preferences = parsePreferences(request.headers.get('prefer'));
+  const latencyMs = isFailure(preferences) ? 0 : (preferences.latencyMs ?? 0);
+  const respond = async (answer: Response | Failure, late = true) => {
     await drain(request.body);
+    // latency=MS holds back every answer to a known caller; a successful stream answers at once and
+    // waits before its first chunk instead (text-to-speech.ts).
+    const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.ok;
+    if (late && latencyMs > 0 && !streamed) await deps.sleep(latencyMs);
     return { response: isFailure(answer) ? render(answer) : answer, operationId };
   };
-  const preferences = parsePreferences(request.headers.get('prefer'));
-  if (isFailure(preferences)) return respond(preferences);
+  const caller = findCaller(deps.config.keys, request.headers.get(apiKeyHeader));
+  // The key is checked before any Prefer is honoured, except `code=401`, which asks for this very answer.
+  const asks401 = !isFailure(preferences) && preferences.code === errors.missingApiKey.status;
+  if (!caller && !asks401) return respond(fail('missingApiKey'), false);
+  if (isFailure(preferences)) return respond(preferences, false);
   if (preferences.faults.some((f) => f.kind === 'reset')) return respond(Response.error());
   const preferred =
     preferences.code === undefined ? undefined : preferredResponse(operationId, preferences.code);
   if (preferred) return respond(preferred);
-  const caller = findCaller(deps.config.keys, request.headers.get(apiKeyHeader));
-  if (!caller) return respond(fail('missingApiKey'));
+  if (!caller) return respond(fail('missingApiKey'), false);
   const query = Object.fromEntries(url.searchParams);
   const queryFindings = validateQuery(operationId, query);
   if (queryFindings.length > 0) return respond(findingsFailure('query', queryFindings));

@@ -12,7 +12,8 @@ export type Fault =
 /**
  * What the Prefer header asks for (RFC 7240, with Prism's `code=` convention):
  * `code=NNN` the documented error for that status; `fault=reset`, `fault=cut-after-bytes=N`,
- * `fault=slow-chunks=MS`; `latency=MS` before the first streamed chunk; `pace=realtime`.
+ * `fault=slow-chunks=MS`; `latency=MS` before the answer (a stream: before its first chunk);
+ * `pace=realtime`. None of them stands in for an API key: the pipeline checks the key first.
  * Several preferences are separated by commas or semicolons.
  */
 export interface Preferences {
