@@ -112,11 +112,9 @@ describe('faults asked for with Prefer', () => {
     ['pace=realtime', 100, 'between chunks (chunkMs)'],
   ] as [string, number, string][])('%s waits %i ms %s, and the bytes stay the same', async (prefer, ms) => {
     const waits: number[] = [];
-    let yields = 0;
     const sleep = async (wait: number) => {
-      // sleep(0) is the yield to the event loop between rendered chunks, not a wait.
+      // sleep(0) is a yield to the event loop between rendered chunks, not a wait.
       if (wait > 0) waits.push(wait);
-      else yields += 1;
     };
     const target = await inProcessTarget({ sleep });
     const body = { generate_text: 'Short and sweet.', audio_format: 'pcm' };
@@ -124,7 +122,6 @@ describe('faults asked for with Prefer', () => {
       await (await target.request('/v1/text-to-speech/stream', json(body))).arrayBuffer(),
     );
     expect(waits).toEqual([]);
-    expect(yields).toBeGreaterThan(0);
     const paced = await target.request('/v1/text-to-speech/stream', json(body, { Prefer: prefer }));
     expect(Buffer.compare(new Uint8Array(await paced.arrayBuffer()), plain)).toBe(0);
     expect(waits.length).toBeGreaterThan(0);
