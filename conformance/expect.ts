@@ -33,6 +33,17 @@ export function expectRefusal(ctx: CaseContext, ex: Exchange, e: RefusalExpectat
   const env = asEnvelope(ex.json);
   const code = env?.error_code;
   if (e.question) ctx.observe(e.question, `${e.what}: HTTP ${ex.status}, error_code ${code ?? 'none'}`);
+  // A refusal of the caller's request is a 4xx; a 5xx says the service failed on it.
+  if ((e.status ?? 0) < 500) {
+    ctx.check(
+      ex.status < 500,
+      `${e.what}: refused with HTTP ${ex.status}, a server error; a 4xx was expected`,
+      {
+        request: ex.request,
+        level: 'should',
+      },
+    );
+  }
   if (
     !ctx.check(refused, `${e.what} was accepted (HTTP ${ex.status}); a refusal was expected`, {
       request: ex.request,

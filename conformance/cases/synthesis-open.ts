@@ -97,6 +97,24 @@ const cases: ConformanceCase[] = [
     },
   },
   {
+    id: 'synthesis.request.wrong-content-type',
+    section: '§4.5, §7',
+    severity: 'must',
+    title:
+      'a synthesis without Content-Type application/json is refused with the error envelope (code observed)',
+    openQuestion: 'general-errors',
+    async run(ctx) {
+      const ex = await ctx.call({
+        op: 'synthesizeSpeech',
+        method: 'POST',
+        path: '/v1/text-to-speech',
+        body: JSON.stringify({ generate_text: shortText }),
+        headers: { 'content-type': 'text/plain' },
+      });
+      expectRefusal(ctx, ex, { what: 'a synthesis sent as text/plain', question: 'general-errors' });
+    },
+  },
+  {
     id: 'synthesis.errors.missing-text',
     section: '§2.4, §7.3',
     severity: 'should',

@@ -50,7 +50,8 @@ const basics: ConformanceCase[] = [
   ...perEndpoint((e) => ({
     id: `synthesis.${e}.speed-zero`,
     section: '§2.4',
-    severity: 'should',
+    // §2.4 states it: "omitted or 0 means the provider default".
+    severity: 'must',
     title: `${e} synthesis with speed 0 (provider default) succeeds`,
     async run(ctx) {
       const ex = await synthesize(ctx, e, { generate_text: shortText, speed: 0 });

@@ -231,6 +231,50 @@ export const teethDeviations: readonly Deviation[] = [
       (b) => ({ ...b, data: { ...(b.data as Obj), remainingFreeCloneCount: 0 } }),
     ),
   },
+  {
+    name: 'created_at is two hours before the creation',
+    only: ['list.voice.created-at-seconds'],
+    caughtBy: 'list.voice.created-at-seconds',
+    handle: rewriteJson(
+      (req, res) => isList(req) && res.status === 200,
+      (b) => {
+        const d = b.data as Obj;
+        const list = (d.list as Obj[]).map((v) => ({ ...v, created_at: Number(v.created_at) - 7200 }));
+        return { ...b, data: { ...d, list } };
+      },
+    ),
+  },
+  {
+    name: 'speed 0 is refused',
+    only: ['synthesis.complete.speed-zero'],
+    caughtBy: 'synthesis.complete.speed-zero',
+    handle: async (req, next) => {
+      if (!isSynthesis(req) || ((await req.clone().json()) as Obj).speed !== 0) return next(req);
+      return refuse(400, errors.invalidUpload.code, 'speed must be positive');
+    },
+  },
+  {
+    name: 'a negative speed is refused with HTTP 500',
+    only: ['synthesis.complete.negative-speed'],
+    caughtBy: 'synthesis.complete.negative-speed',
+    outcome: 'warn',
+    handle: rewriteJson(
+      (req, res) => isSynthesis(req) && res.status === 400,
+      (b) => ({ ...b, error_code: 10000 }),
+      () => 500,
+    ),
+  },
+  {
+    name: 'synthesis accepts a text/plain body',
+    only: ['synthesis.request.wrong-content-type'],
+    caughtBy: 'synthesis.request.wrong-content-type',
+    handle: (req, next) => {
+      if (!isSynthesis(req)) return next(req);
+      const headers = new Headers(req.headers);
+      headers.set('content-type', 'application/json');
+      return next(new Request(req, { headers }));
+    },
+  },
 ];
 
 /** Rewrite the headers of synthesis successes (the body passes through). */
