@@ -22,7 +22,7 @@ export interface ListedVoice {
 /** The data of a list page, when it has the documented shape. */
 export interface ListData {
   readonly list: readonly ListedVoice[];
-  readonly next_voice_id?: string;
+  readonly next_voice_id?: string | null;
   readonly has_more: boolean;
   readonly total: number;
   readonly remainingFreeCloneCount: number;

@@ -288,7 +288,37 @@ function editHeaders(edit: (h: Headers) => void): (req: Request, next: FetchLike
   };
 }
 
+/** The last page (has_more false) with next_voice_id as `value` (undefined: omitted). */
+const lastPageCursor = (value: string | null | undefined) =>
+  rewriteJson(
+    (req, res) => isList(req) && res.status === 200,
+    (b) => {
+      const d = b.data as Obj;
+      if (d.has_more) return b;
+      const { next_voice_id: _dropped, ...rest } = d;
+      return { ...b, data: value === undefined ? rest : { ...rest, next_voice_id: value } };
+    },
+  );
+
 export const variations: readonly Variation[] = [
+  {
+    name: 'next_voice_id is null on the last page',
+    only: ['list.cursor.traversal'],
+    passes: 'list.cursor.traversal',
+    handle: lastPageCursor(null),
+  },
+  {
+    name: 'next_voice_id is omitted on the last page',
+    only: ['list.page.fields'],
+    passes: 'list.page.fields',
+    handle: lastPageCursor(undefined),
+  },
+  {
+    name: 'next_voice_id is "" on the last page',
+    only: ['list.page-size.boundaries'],
+    passes: 'list.page-size.boundaries',
+    handle: lastPageCursor(''),
+  },
   {
     name: 'PCM headers without a prefix: Sample-Rate, Channel-Count, Bits-Per-Sample',
     only: ['synthesis.complete.format-pcm'],

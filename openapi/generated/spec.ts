@@ -1582,8 +1582,11 @@ export const openapiDocument: { readonly [key: string]: Json } = {
             }
           },
           "next_voice_id": {
-            "type": "string",
-            "description": "Cursor for the next page when `has_more` is true (§4.3); pass it as the `voice_id` query parameter."
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Cursor for the next page when `has_more` is true (§4.3); pass it as the `voice_id` query parameter. On the last page (`has_more` false) it carries nothing, so it may be omitted, empty or null."
           },
           "has_more": {
             "type": "boolean",

@@ -272,8 +272,8 @@ export interface components {
         VoiceList: {
             /** @description The custom voices of this page (§4.3); at most page_size of them. */
             list: components["schemas"]["VoiceListItem"][];
-            /** @description Cursor for the next page when `has_more` is true (§4.3); pass it as the `voice_id` query parameter. */
-            next_voice_id?: string;
+            /** @description Cursor for the next page when `has_more` is true (§4.3); pass it as the `voice_id` query parameter. On the last page (`has_more` false) it carries nothing, so it may be omitted, empty or null. */
+            next_voice_id?: string | null;
             /** @description Whether more results exist (§4.3). */
             has_more: boolean;
             /** @description The number of voices returned in this page, not the overall count (§4.3). */
