@@ -16,6 +16,7 @@ import { voiceList } from './operations/voice-list.js';
 import { voiceSave } from './operations/voice-save.js';
 import { drain, readJsonBody } from './request-body.js';
 import { applyFaults, parsePreferences, preferredResponse } from './scenario.js';
+import { describeFindings, type FindingSource } from './schema-messages.js';
 import { findCaller } from './state/tenancy.js';
 
 const operations: Record<OperationId, Operation> = {
@@ -29,9 +30,12 @@ const operations: Record<OperationId, Operation> = {
 
 const jsonOperations: ReadonlySet<OperationId> = new Set(['saveVoice', 'synthesizeSpeech', 'streamSpeech']);
 
-/** Turns schema findings into the most specific catalogue entry (the code and status are the same 10001/400). */
-function findingsFailure(where: 'query' | 'body', findings: Finding[]): Failure {
-  const text = findings.map((f) => `${where}${f.pointer || ''} ${f.message}`).join('; ');
+/**
+ * Turns schema findings into the most specific catalogue entry (the code and status are the same
+ * 10001/400), with a message for people naming the field, the rule and the value received.
+ */
+function findingsFailure(where: FindingSource, findings: Finding[], received: unknown): Failure {
+  const text = describeFindings(where, findings, received);
   const pointers = new Set(findings.map((f) => f.pointer));
   if (pointers.has('/speed') && findings.some((f) => f.keyword === 'minimum'))
     return fail('speedNegative', text);
@@ -93,13 +97,13 @@ export async function runPipeline(
   if (!caller) return respond(fail('missingApiKey'), false);
   const query = Object.fromEntries(url.searchParams);
   const queryFindings = validateQuery(operationId, query);
-  if (queryFindings.length > 0) return respond(findingsFailure('query', queryFindings));
+  if (queryFindings.length > 0) return respond(findingsFailure('query', queryFindings, query));
   let body: unknown;
   if (jsonOperations.has(operationId)) {
     body = await readJsonBody(request);
     if (isFailure(body)) return respond(body);
     const bodyFindings = validateJsonBody(operationId, body);
-    if (bodyFindings.length > 0) return respond(findingsFailure('body', bodyFindings));
+    if (bodyFindings.length > 0) return respond(findingsFailure('body', bodyFindings, body));
   }
   const context = {
     operationId,

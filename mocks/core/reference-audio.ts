@@ -30,6 +30,13 @@ export async function loadReference(
   ref: string,
 ): Promise<ReferenceAudio | Failure> {
   if (isUrl(ref)) return fetchReference(deps, ref);
+  // An object key never has a scheme: ftp://, file:// or s3:// is a URL of a kind the spec does not take.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(ref)) {
+    return fail(
+      'refAudioNotAccessible',
+      `ref_audio must be the object_key of an upload or an http(s) URL, got ${JSON.stringify(ref)}`,
+    );
+  }
   const record = deps.state.uploads.find(ref, uploadSpace(caller));
   if (!record) {
     return fail(
