@@ -280,7 +280,7 @@ export const openQuestions: readonly LocatedOpenQuestion[] = [
     "id": "synthesis-errors",
     "section": "§2.4, §7.3",
     "question": "Synthesis errors other than the rejection of a negative speed are not shown.",
-    "mock": "Missing or empty generate_text, unknown voice, negative speed -> 400 with error_code 10001.",
+    "mock": "Missing, empty or whitespace-only generate_text, unknown voice, negative speed, a speed too large for JSON (1e400 parses to Infinity) -> 400 with error_code 10001; a text of expression tags alone (\"[laugh]\") is valid and makes their sound.",
     "where": "/components/schemas/SynthesisRequest",
     "refs": []
   },

@@ -43,15 +43,39 @@ function check(
   if (!context.caller.capabilities.tts)
     return fail('missingApiKey', 'this API key is not permitted to use Text-to-Speech');
   const length = [...body.generate_text].length;
-  if (length === 0) return fail('textMissing', 'generate_text is required and may not be empty');
+  if (length === 0) return fail('textMissing', 'generate_text must not be empty');
+  // Whitespace alone says nothing; a text of expression tags alone ("[laugh]") makes their sound.
+  if (body.generate_text.trim() === '')
+    return fail('textMissing', 'generate_text has nothing to speak: it is only whitespace');
   if (length > config.maxTextLength) {
     return fail(
       'textTooLong',
       `generate_text is ${length} characters; at most ${config.maxTextLength} are allowed`,
     );
   }
-  if (body.speed !== undefined && body.speed < 0)
-    return fail('speedNegative', `speed must be 0 or positive, got ${body.speed}`);
+  return checkSpeed(body.speed) ?? checkChoices(context, body);
+}
+
+/** JSON's 1e400 parses to Infinity, which the schema's `number` lets through. */
+function checkSpeed(speed: number | undefined): Failure | undefined {
+  if (speed === undefined) return undefined;
+  if (!Number.isFinite(speed)) {
+    return fail(
+      'invalidRequest',
+      `speed must be 0 (provider default) or a positive number, got ${speed} (a number too large for JSON)`,
+    );
+  }
+  if (speed < 0)
+    return fail('speedNegative', `speed must be 0 (provider default) or a positive number, got ${speed}`);
+  return undefined;
+}
+
+/** The configured choices (language, emotion, format) and the voice. */
+function checkChoices(
+  context: OperationContext,
+  body: SynthesisBody,
+): Failure | { voice: VoiceProfile; format: AudioFormat } {
+  const { config } = context.deps;
   const refused =
     checkOption('language', body.language, config.languages) ??
     checkOption('emotion_class', body.emotion_class, config.emotions) ??
