@@ -29,17 +29,21 @@ export async function freeUsesNow(state: RunState): Promise<number | null> {
 /**
  * Delete every voice of this run: all listed voices whose id starts with the run prefix, for every key
  * that saved one, plus every tracked id the list did not show. Nothing without the prefix is touched.
+ * `deleted` counts distinct voice ids listed before the cleanup and gone after it: keys
+ * of one organization see the same voices, so counting successful DELETEs would count a voice twice.
  */
 export async function cleanupRun(
   state: RunState,
 ): Promise<{ readonly deleted: number; readonly remaining: number; readonly failures: string[] }> {
   const ctx = new CaseContext(unaborted(state), housekeeping);
   const keyNames = new Set<KeyName>(['main', ...state.tracked.map((t) => t.keyName)]);
-  let deleted = 0;
   const failures: string[] = [];
+  /** The prefixed ids each key listed before the deletes. */
+  const before = new Map<string, Set<string>>();
   for (const keyName of keyNames) {
     const targets = new Set(state.tracked.filter((t) => t.keyName === keyName).map((t) => t.voiceId));
     const listed = new Set<string>();
+    before.set(keyName, listed);
     try {
       for (const v of (await listAll(ctx, keyName)).voices) {
         if (v.voice_id.startsWith(state.prefix)) {
@@ -54,23 +58,26 @@ export async function cleanupRun(
       if (!id.startsWith(state.prefix)) continue;
       try {
         const ex = await deleteVoice(ctx, id, keyName);
-        if (ex.status === 200 && listed.has(id)) deleted += 1;
-        else if (ex.status !== 200 && listed.has(id))
+        if (ex.status !== 200 && listed.has(id))
           failures.push(`DELETE ${id} (${keyName}): HTTP ${ex.status}`);
       } catch (e) {
         failures.push(`DELETE ${id} (${keyName}): ${(e as Error).message}`);
       }
     }
   }
-  let remaining = 0;
+  // Every id of the run is made once (the run prefix and a counter), so an id is one voice even when
+  // several keys list it (one organization): counted once, gone when no key lists it any more.
+  const listedBefore = new Set<string>();
+  const listedAfter = new Set<string>();
   for (const keyName of keyNames) {
+    for (const id of before.get(keyName) ?? []) listedBefore.add(id);
     try {
-      remaining += (await listAll(ctx, keyName)).voices.filter((v) =>
-        v.voice_id.startsWith(state.prefix),
-      ).length;
+      for (const v of (await listAll(ctx, keyName)).voices)
+        if (v.voice_id.startsWith(state.prefix)) listedAfter.add(v.voice_id);
     } catch {
       failures.push(`listing with ${keyName} after cleanup failed`);
     }
   }
-  return { deleted, remaining, failures };
+  const deleted = [...listedBefore].filter((v) => !listedAfter.has(v)).length;
+  return { deleted, remaining: listedAfter.size, failures };
 }

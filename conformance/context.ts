@@ -50,6 +50,8 @@ export class CaseContext {
   readonly findings: Finding[] = [];
   readonly observations: Observation[] = [];
   readonly notes: string[] = [];
+  /** `operation pointer` of schema violations already reported: one finding each per case. */
+  private readonly schemaSeen = new Set<string>();
 
   constructor(
     readonly state: RunState,
@@ -122,6 +124,13 @@ export class CaseContext {
    */
   async call(spec: CallSpec): Promise<Exchange> {
     const ex = await send(this.state.fetch, this.request(spec), spec.send);
+    if (ex.cutShort !== undefined) {
+      this.fail(
+        `the response (HTTP ${ex.status}) ended abruptly after ${ex.bytes.byteLength} bytes: ${ex.cutShort}; a complete body was expected`,
+        { request: ex.request },
+      );
+      return ex;
+    }
     if (spec.op) this.checkResponse(spec.op, ex);
     return ex;
   }
@@ -156,6 +165,9 @@ export class CaseContext {
     const schema = schemaProblems(op, ex.status, ex.json);
     if (!schema.documented) this.note(`${ex.request}: HTTP ${ex.status} is not a documented status of ${op}`);
     for (const p of schema.problems) {
+      const key = `${op} ${p.pointer}`;
+      if (this.schemaSeen.has(key)) continue;
+      this.schemaSeen.add(key);
       this.fail(`schema of ${op} ${ex.status}: ${p.pointer || '/'} ${p.message}`, {
         request: ex.request,
         pointer: p.pointer,

@@ -23,6 +23,8 @@ export interface Exchange {
   readonly reads: number;
   /** Set when the body was cut short on purpose (`maxBytes`). */
   readonly truncated: boolean;
+  /** Set when the body ended abruptly (the connection closed mid-body): the reason. */
+  readonly cutShort?: string;
 }
 
 export interface SendOptions {
@@ -56,10 +58,21 @@ export async function send(fetchFn: FetchLike, req: Request, options: SendOption
   let reads = 0;
   let firstByteMs: number | null = null;
   let truncated = false;
+  let cutShort: string | undefined;
   if (res.body) {
     const reader = res.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      let step: ReadableStreamReadResult<Uint8Array>;
+      try {
+        step = await reader.read();
+      } catch (e) {
+        // Our own abort (Ctrl-C) stays an error; anything else is the deployment cutting the body.
+        if (req.signal?.aborted || options.signal?.aborted) throw e;
+        const cause = (e as Error & { cause?: Error }).cause?.message;
+        cutShort = `${(e as Error).message}${cause ? ` (${cause})` : ''}`;
+        break;
+      }
+      const { done, value } = step;
       if (done) break;
       if (value.byteLength === 0) continue;
       reads += 1;
@@ -86,6 +99,7 @@ export async function send(fetchFn: FetchLike, req: Request, options: SendOption
     totalMs,
     reads,
     truncated,
+    ...(cutShort === undefined ? {} : { cutShort }),
   };
 }
 

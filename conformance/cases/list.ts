@@ -212,6 +212,13 @@ const cases: ConformanceCase[] = [
       const id = await createVoice(ctx, 'url');
       const v = (await listAll(ctx)).voices.find((x) => x.voice_id === id);
       if (!ctx.check(v !== undefined, `the new voice ${id} is not listed`) || !v) return;
+      if (
+        !ctx.check(
+          typeof v.voice_url === 'string' && URL.canParse(v.voice_url),
+          `voice_url of ${id} is ${JSON.stringify(v.voice_url)}: missing or not an address (§2.3)`,
+        )
+      )
+        return;
       const ex = await send(ctx.state.fetch, new Request(v.voice_url));
       ctx.check(ex.status === 200, `GET voice_url answered HTTP ${ex.status}`, { request: ex.request });
       const ct = ex.headers.get('content-type');

@@ -136,6 +136,7 @@ const invalid: ConformanceCase[] = [
 
 /** The reference bytes behind a voice_url, or undefined when it cannot be fetched. */
 async function referenceBytes(ctx: CaseContext, url: string): Promise<Uint8Array | undefined> {
+  if (typeof url !== 'string' || !URL.canParse(url)) return undefined;
   const ex = await send(ctx.state.fetch, new Request(url)).catch(() => undefined);
   return ex?.status === 200 ? ex.bytes : undefined;
 }

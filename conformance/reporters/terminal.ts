@@ -58,9 +58,11 @@ export function terminalSummary(run: RunResult): string {
     `Cases: ${c.total}; ${c.pass} pass, ${c.fail} fail, ${c.error} error, ${c.warn} warn, ${c.observed} observed, ${c.skip} skipped in ${(run.durationMs / 1000).toFixed(1)} s`,
     `Uploads: ${b.uploads}. ${voicesPhrase(b)}; remainingFreeCloneCount before ${b.remainingFreeCloneCountBefore ?? '?'}, after ${b.remainingFreeCloneCountAfter ?? '?'}`,
     ...(b.cleanupFailures.length > 0 ? [`Cleanup failures: ${b.cleanupFailures.join('; ')}`] : []),
-    run.ok
-      ? 'PASS: every must case passed'
-      : `FAIL: ${c.fail + c.error} must case(s) failed${run.aborted ? ' (run aborted)' : ''}`,
+    run.aborted
+      ? `ABORTED (interrupted) — ${c.fail + c.error} must case(s) failed so far`
+      : run.ok
+        ? 'PASS: every must case passed'
+        : `FAIL: ${c.fail + c.error} must case(s) failed`,
   );
   return lines.join('\n');
 }

@@ -8,6 +8,7 @@ import {
   type Deviation,
   isList,
   isSave,
+  isStream,
   isSynthesis,
   isUpload,
   refuse,
@@ -274,6 +275,36 @@ export const teethDeviations: readonly Deviation[] = [
       headers.set('content-type', 'application/json');
       return next(new Request(req, { headers }));
     },
+  },
+  {
+    name: 'the stream is cut off mid-body (the connection closes)',
+    only: ['synthesis.stream.chunked'],
+    caughtBy: 'synthesis.stream.chunked',
+    handle: async (req, next) => {
+      const res = await next(req);
+      if (!isStream(req) || res.status !== 200) return res;
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes.subarray(0, Math.floor(bytes.byteLength / 2)));
+          controller.error(new TypeError('terminated'));
+        },
+      });
+      return new Response(body, { status: 200, headers: res.headers });
+    },
+  },
+  {
+    name: 'the list leaves voice_url out',
+    only: ['list.voice.url-fetchable'],
+    caughtBy: 'list.voice.url-fetchable',
+    handle: rewriteJson(
+      (req, res) => isList(req) && res.status === 200,
+      (b) => {
+        const d = b.data as Obj;
+        const list = (d.list as Obj[]).map(({ voice_url: _dropped, ...v }) => v);
+        return { ...b, data: { ...d, list } };
+      },
+    ),
   },
 ];
 

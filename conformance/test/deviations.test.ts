@@ -73,6 +73,10 @@ describe('deviation harness', () => {
     const want = d.outcome ?? 'fail';
     expect(result?.outcome, JSON.stringify(result?.findings ?? run.results.map((r) => r.id))).toBe(want);
     if (want === 'fail') expect(run.ok).toBe(false);
+    // A thrown error is not a catch: the case must end with findings, each schema pointer once.
+    expect(result?.error).toBeUndefined();
+    const schema = (result?.findings ?? []).filter((f) => f.pointer !== undefined).map((f) => f.message);
+    expect(new Set(schema).size).toBe(schema.length);
   });
 
   it.each(variations)('$name → $passes still passes (no false failure)', async (v) => {
