@@ -249,6 +249,29 @@ const scenarios: Scenario[] = [
     },
   ],
   [
+    'delete with the un-normalized id succeeds, deletes nothing, and says so in X-Mock-Warning',
+    async (t) => {
+      await createVoice(t, 'My_Voice');
+      const del = (id: string) =>
+        t.request(`/v1/voice/${encodeURIComponent(id)}`, withKey('mock-key', { method: 'DELETE' }));
+      const warned = await del('My_Voice');
+      expect([warned.status, (await envelope(warned, 'deleteVoice')).succeed]).toEqual([200, true]);
+      expect(warned.headers.get('x-mock-warning')).toBe(
+        'no voice "My_Voice"; voice "my_voice" exists - ids are used exactly as returned (spec section 4.4)',
+      );
+      const padded = await del('MY_VOICE\u00a0');
+      expect(padded.headers.get('x-mock-warning')).toBe(
+        'no voice "MY_VOICE\\u00a0"; voice "my_voice" exists - ids are used exactly as returned (spec section 4.4)',
+      );
+      const list = await envelope(await t.request('/v1/voice/list', withKey('mock-key')), 'listVoices');
+      expect(list.data.list.map((v: { voice_id: string }) => v.voice_id)).toEqual(['my_voice']);
+      const exact = await del('my_voice');
+      expect([exact.status, exact.headers.get('x-mock-warning')]).toEqual([200, null]);
+      const again = await del('My_Voice');
+      expect([again.status, again.headers.get('x-mock-warning')]).toEqual([200, null]);
+    },
+  ],
+  [
     'every endpoint answers 401/10003 without a key',
     async (t) => {
       const calls: [string, RequestInit][] = [

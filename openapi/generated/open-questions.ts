@@ -156,7 +156,7 @@ export const openQuestions: readonly LocatedOpenQuestion[] = [
     "id": "delete-response-body",
     "section": "§4.4",
     "question": "The body of the success response is not shown.",
-    "mock": "200 envelope with `data` null, also for an already-missing voice.",
+    "mock": "200 envelope with `data` null, also for an already-missing voice. An id that names no voice but would once normalized (My_Voice when my_voice exists) deletes nothing, and the answer carries an X-Mock-Warning header saying so.",
     "where": "/paths/~1v1~1voice~1{voice_id}/delete/responses/200",
     "refs": []
   },

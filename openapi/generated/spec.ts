@@ -835,7 +835,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
               "id": "delete-response-body",
               "section": "§4.4",
               "question": "The body of the success response is not shown.",
-              "mock": "200 envelope with `data` null, also for an already-missing voice."
+              "mock": "200 envelope with `data` null, also for an already-missing voice. An id that names no voice but would once normalized (My_Voice when my_voice exists) deletes nothing, and the answer carries an X-Mock-Warning header saying so."
             },
             "content": {
               "application/json": {

@@ -1,17 +1,37 @@
+import { normalizeVoiceId } from '../../../openapi/contract.js';
 import type { Operation } from '../context.js';
 import { fail, ok } from '../envelope.js';
 import { voiceSpace } from '../state/tenancy.js';
 
+/** The header a mock answer carries when it is right by the spec but probably not what the client meant. */
+export const mockWarningHeader = 'X-Mock-Warning';
+
+/** A quoted id for a header value, kept to printable ASCII (not every client reads Latin-1): others as \uXXXX. */
+const quoted = (id: string) =>
+  JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /**
  * DELETE /v1/voice/{voice_id} (§4.4): removes a custom voice of the caller's organization and
  * environment, by its exact id (no normalization). Idempotent: a missing voice, or another
- * organization's, answers success and nothing changes. System voices are never removed.
+ * organization's, answers success and nothing changes. System voices are never removed. An id that
+ * only matches once normalized ("My_Voice" for "my_voice") adds an X-Mock-Warning header.
  */
 export const voiceDelete: Operation = async ({ caller, pathParams, deps }) => {
   const id = pathParams.voice_id ?? '';
   const system = deps.audio.systemVoices.some((v) => v.id === id) || id === deps.config.defaultVoice;
   if (system) return fail('systemVoiceNotDeletable', `${id} is a system voice and cannot be deleted`);
-  const removed = deps.state.voices.remove(voiceSpace(caller), id);
+  const space = voiceSpace(caller);
+  const removed = deps.state.voices.remove(space, id);
   if (removed?.ownsAudio) await deps.storage.remove(removed.audioId);
-  return ok(null);
+  const answer = ok(null);
+  // Success is right (§4.4: idempotent, ids exactly as returned), but deleting "My_Voice" when the
+  // mock holds "my_voice" is most likely a client that sends the id it saved, not the one returned.
+  const normalized = normalizeVoiceId(id);
+  if (!removed && normalized !== id && deps.state.voices.find(space, normalized)) {
+    answer.headers.set(
+      mockWarningHeader,
+      `no voice ${quoted(id)}; voice ${quoted(normalized)} exists - ids are used exactly as returned (spec section 4.4)`,
+    );
+  }
+  return answer;
 };
