@@ -138,6 +138,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       now: options.now ?? (() => Date.now()),
       tracked: [],
       referenceKeys: new Map(),
+      fixtureKeys: new Map(),
       voicesCreated: 0,
       liveVoices: new Set(),
       voicesDeleted: 0,

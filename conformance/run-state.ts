@@ -71,6 +71,8 @@ export interface RunState {
   readonly tracked: TrackedVoice[];
   /** Object keys of the reference recording, uploaded once per key. */
   readonly referenceKeys: Map<KeyName, string>;
+  /** Object keys of fixtures the main key uploaded, by role: a later case saves from them (the §8 quota). */
+  readonly fixtureKeys: Map<FixtureRole, string>;
   voicesCreated: number;
   /** `key\0voice_id` of every voice a save created and no delete has removed yet. */
   readonly liveVoices: Set<string>;

@@ -84,6 +84,7 @@ const accepted: ConformanceCase[] = [
         const data = dataOf(ex);
         if (expectOk(ctx, ex, `uploading ${file.name}`) && data) {
           checkUploadData(ctx, ex.request, data, file.name, file.bytes.byteLength);
+          if (typeof data.object_key === 'string') ctx.state.fixtureKeys.set(ext, data.object_key);
         }
       },
     }),
