@@ -14,6 +14,8 @@ interface MockFlags {
   host: string;
   config?: string;
   seed: string | number;
+  /** false with --no-cors. */
+  cors: boolean;
 }
 
 function integerFlag(name: string, value: string | number, min: number, max: number): number {
@@ -40,7 +42,13 @@ async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<num
   }
   let server: Awaited<ReturnType<typeof startMockServer>>;
   try {
-    server = await startMockServer({ port, host: flags.host, seed, ...(config ? { config } : {}) });
+    server = await startMockServer({
+      port,
+      host: flags.host,
+      seed,
+      cors: flags.cors !== false,
+      ...(config ? { config } : {}),
+    });
   } catch (error) {
     fail(`voice-kit mock: cannot listen on ${flags.host}:${port}: ${(error as Error).message}`);
     return 1;
@@ -61,7 +69,7 @@ async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<num
 }
 
 /**
- * The `voice-kit` command. `voice-kit mock [--port 4010] [--host 127.0.0.1] [--config file.json] [--seed 42]`
+ * The `voice-kit` command. `voice-kit mock [--port 4010] [--host 127.0.0.1] [--config file.json] [--seed 42] [--no-cors]`
  * runs the stateful mock; `voice-kit conformance …` hands its arguments to the conformance CLI.
  *
  * @example
@@ -84,6 +92,10 @@ export async function main(
     .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
     .option('--config <file>', 'JSON file with keys, limits and options (see the README)')
     .option('--seed <seed>', 'Seed of object keys, signatures and voice profiles', { default: 42 })
+    .option(
+      '--no-cors',
+      'Answer no CORS preflights and add no CORS headers (on by default, for browser apps)',
+    )
     .action((flags: MockFlags) => {
       run = runMock(flags, write, fail);
     });

@@ -50,6 +50,24 @@ describe('voice-kit mock', () => {
     expect(run.output().stdout.trim().split('\n')).toHaveLength(1);
   });
 
+  it.each([
+    [[], 204, '*'],
+    [['--no-cors'], 405, null],
+  ] as [string[], number, string | null][])(
+    'answers CORS preflights unless told not to: %j',
+    async (flags, status, allowOrigin) => {
+      run = voiceKit(['mock', '--port', '0', ...flags]);
+      const url = /http:\/\/[\d.:]+/.exec(await run.firstLine)?.[0];
+      const res = await fetch(`${url}/v1/voice/list`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'http://app.test', 'Access-Control-Request-Method': 'GET' },
+      });
+      expect([res.status, res.headers.get('access-control-allow-origin')]).toEqual([status, allowOrigin]);
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
+    },
+  );
+
   it('uses the keys of a --config file', async () => {
     const file = join(dir, 'ok.json');
     await writeFile(

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { offsetClock } from '../core/clock.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { tempDirStorage } from './file-storage.js';
+import { addCorsHeaders, answerPreflight, corsExposedHeaders, isPreflight } from './node-cors.js';
 import { answerClientError, toRequest, writeResponse } from './node-http.js';
 
 /** Options of the Node mock server; `service` wins over `config` and `seed`. */
@@ -17,6 +18,11 @@ export interface MockServerOptions {
   service?: MockService;
   /** Extra service options when no `service` is given (validateResponses, logger, ...). */
   serviceOptions?: Omit<MockServiceOptions, 'config' | 'seed'>;
+  /**
+   * Let browser apps of any origin call the mock (default true): OPTIONS preflights are answered with
+   * 204, and every answer carries Access-Control-Allow-Origin: * and Access-Control-Expose-Headers.
+   */
+  cors?: boolean;
 }
 
 /** A running mock server. */
@@ -48,8 +54,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       ...(options.config !== undefined ? { config: options.config } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
     });
+  const cors = options.cors ?? true;
+  const exposed = corsExposedHeaders(service.config);
   // noDelay: a streamed chunk leaves at once instead of waiting on Nagle's algorithm for an ACK.
   const server = createServer({ noDelay: true }, (req, res) => {
+    if (cors && isPreflight(req)) {
+      answerPreflight(req, res);
+      return;
+    }
+    if (cors) addCorsHeaders(res, exposed);
     const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
     void (async () => {
       const response = await service.fetch(await toRequest(req, res, origin));
