@@ -32,7 +32,50 @@ function snapshotOf(body: unknown): MockSnapshot {
   return (isEnvelope ? envelope.data : body) as MockSnapshot;
 }
 
+/** What GET /__mock/ answers: every control operation, with what it does (a test checks each one answers). */
+export const controlIndex: readonly { method: string; path: string; does: string }[] = [
+  { method: 'GET', path: '/__mock/', does: 'this index' },
+  {
+    method: 'POST',
+    path: '/__mock/reset',
+    does: 'back to the initial state: no uploads, no custom voices, fresh quotas and ledger, empty request log',
+  },
+  {
+    method: 'GET',
+    path: '/__mock/snapshot',
+    does: 'the whole state as JSON; the stored bytes it refers to are kept until the mock stops',
+  },
+  {
+    method: 'POST',
+    path: '/__mock/restore',
+    does: 'puts a snapshot back: the answer of GET /__mock/snapshot as it came, or its data',
+  },
+  { method: 'GET', path: '/__mock/clock', does: "the mock's clock (Unix seconds and ISO)" },
+  { method: 'POST', path: '/__mock/clock/advance', does: 'moves the clock: {"seconds": 3600}' },
+  {
+    method: 'POST',
+    path: '/__mock/rate-limit/reset',
+    does: 'a fresh upload window for the user of {"key": "<API key>"}, or for every user without a body',
+  },
+  {
+    method: 'GET',
+    path: '/__mock/requests',
+    does: 'the recent request log: method, path, key, operation, status',
+  },
+  {
+    method: 'GET',
+    path: '/__mock/ledger',
+    does: 'billing per account: free uses consumed, charged creations, synthesized characters',
+  },
+  {
+    method: 'GET',
+    path: `${voiceAudioPath}<ref>?expires=…&signature=…`,
+    does: 'the reference audio of a voice: the target of every signed voice_url of the list',
+  },
+];
+
 const routes: Record<string, Partial<Record<string, Handler>>> = {
+  '': { GET: async () => ok({ operations: controlIndex }) },
   reset: {
     POST: async (_r, _d, controls) => {
       await controls.reset();
@@ -112,7 +155,7 @@ async function voiceAudio(request: Request, deps: ServiceDeps): Promise<Response
 }
 
 /**
- * The control API under /__mock/ (JSON envelopes, no API key): POST reset, GET snapshot, POST restore,
+ * The control API under /__mock/ (JSON envelopes, no API key): GET /__mock/ (an index), POST reset, GET snapshot, POST restore,
  * GET clock, POST clock/advance {seconds}, POST rate-limit/reset [{key}], GET requests, GET ledger; and GET voice-audio/<ref>?…, the
  * target of every signed voice_url.
  *

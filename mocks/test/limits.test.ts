@@ -91,11 +91,13 @@ describe('upload rate limit (Â§8: 30 per user per hour, shared across the userâ€
     for (let i = 0; i < limits.uploadRatePerHour.value; i++) {
       expect((await upload(keys[i % keys.length] as string)).status).toBe(200);
     }
+    target.service.clock.advance(60_000);
     const refused = await upload('mock-key-no-clone');
-    expect([refused.status, (await envelope(refused, 'uploadFile')).error_code]).toEqual([
-      429,
-      errors.uploadRateLimited.code,
-    ]);
+    const refusal = await envelope(refused, 'uploadFile');
+    expect([refused.status, refusal.error_code]).toEqual([429, errors.uploadRateLimited.code]);
+    // The oldest counted upload leaves the window an hour after it was made: 3540 s from now.
+    expect(refused.headers.get('retry-after')).toBe('3540');
+    expect(refusal.error_message).toContain('retry in 3540 s');
     expect((await upload('mock-key-other-org')).status).toBe(200);
     await target.request('/__mock/clock/advance', {
       method: 'POST',

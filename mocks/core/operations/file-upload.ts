@@ -1,7 +1,7 @@
 import { limits } from '../../../openapi/contract.js';
 import { unixSeconds } from '../clock.js';
 import type { Operation } from '../context.js';
-import { fail, isFailure, ok } from '../envelope.js';
+import { fail, isFailure, ok, render } from '../envelope.js';
 import { receiveUpload } from '../multipart-upload.js';
 import { drain } from '../request-body.js';
 import { uploadSpace } from '../state/tenancy.js';
@@ -20,11 +20,16 @@ export const fileUpload: Operation = async ({ request, caller, deps }) => {
   const ticket = state.rateLimit.take(caller.user, clock.now());
   if (!ticket) {
     await drain(request.body);
-    const wait = state.rateLimit.retryAfterSeconds(caller.user, clock.now());
-    return fail(
-      'uploadRateLimited',
-      `upload limit reached: ${config.uploadsPerHour} uploads per user per hour; retry in ${wait} s`,
+    // At least 1 s: when uploads still in flight hold the last slots, no counted one has to age out.
+    const wait = Math.max(1, state.rateLimit.retryAfterSeconds(caller.user, clock.now()));
+    const refused = render(
+      fail(
+        'uploadRateLimited',
+        `upload limit reached: ${config.uploadsPerHour} uploads per user per hour; retry in ${wait} s`,
+      ),
     );
+    refused.headers.set('Retry-After', String(wait));
+    return refused;
   }
   const space = uploadSpace(caller);
   const objectKey = `obj_${(await signer.sign(`upload\u0000${state.uploads.nextSequence()}\u0000${space}`)).slice(0, 40)}`;
