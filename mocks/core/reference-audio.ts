@@ -1,6 +1,7 @@
 import { limits } from '../../openapi/contract.js';
 import type { ServiceDeps } from './context.js';
 import { type Failure, fail } from './envelope.js';
+import { readAtMost } from './request-body.js';
 import type { Caller } from './state/tenancy.js';
 import { uploadSpace } from './state/tenancy.js';
 import { concat } from './storage.js';
@@ -71,23 +72,16 @@ async function fetchReference(deps: ServiceDeps, url: string): Promise<Reference
       return notAccessible(`it answered HTTP ${response.status}`);
     }
     const reader = response.body.getReader();
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel();
-        // The size rule of §4.2 holds whatever the source: a URL over 20 MiB is 20010, like an upload.
-        return fail(
-          'refAudioTooLarge',
-          `reference audio at ref_audio URL is larger than ${max} bytes (20 MiB)`,
-        );
-      }
-      parts.push(value);
+    const read = await readAtMost(reader, max);
+    if (!read) {
+      await reader.cancel();
+      // The size rule of §4.2 holds whatever the source: a URL over 20 MiB is 20010, like an upload.
+      return fail(
+        'refAudioTooLarge',
+        `reference audio at ref_audio URL is larger than ${max} bytes (20 MiB)`,
+      );
     }
-    const bytes = concat(parts);
+    const bytes = concat(read.parts);
     const fileName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
     return { bytes, fileName, uploadId: undefined };
   } catch (error) {

@@ -43,20 +43,35 @@ export async function readJsonBody(request: Request, cap: number = maxJsonBodyBy
   }
   if (!request.body) return fail('invalidRequest', 'request body is empty; expected a JSON object');
   const reader = request.body.getReader();
+  const read = await readAtMost(reader, cap);
+  if (!read) {
+    reader.releaseLock();
+    await drain(request.body);
+    return fail('invalidRequest', `request body is larger than ${cap} bytes`);
+  }
+  return parseJson(read.parts, read.size);
+}
+
+/**
+ * Reads a body to its end unless it passes `cap` bytes: then it stops reading and answers undefined,
+ * leaving the rest to the caller (drain a request so the client reads the answer; cancel a fetch).
+ *
+ * @example
+ * const read = await readAtMost(response.body.getReader(), limits.referenceMaxBytes.value);
+ */
+export async function readAtMost(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  cap: number,
+): Promise<{ parts: Uint8Array[]; size: number } | undefined> {
   const parts: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return { parts, size };
     size += value.byteLength;
-    if (size > cap) {
-      reader.releaseLock();
-      await drain(request.body);
-      return fail('invalidRequest', `request body is larger than ${cap} bytes`);
-    }
+    if (size > cap) return undefined;
     parts.push(value);
   }
-  return parseJson(parts, size);
 }
 
 function parseJson(parts: Uint8Array[], size: number): unknown | Failure {
