@@ -105,10 +105,15 @@ const tooLong: ConformanceCase = {
       ctx,
       idOfLength(ctx, 'long', maxLen + 1),
       `a ${maxLen + 1}-character voice_id`,
-      10001,
+      errors.voiceIdTooLong.code,
     );
     const upper = ` ${idOfLength(ctx, 'long', maxLen + 1).toUpperCase()} `;
-    await refusedAndAbsent(ctx, upper, `a ${maxLen + 1}-character voice_id with case and spaces`, 10001);
+    await refusedAndAbsent(
+      ctx,
+      upper,
+      `a ${maxLen + 1}-character voice_id with case and spaces`,
+      errors.voiceIdTooLong.code,
+    );
   },
 };
 
