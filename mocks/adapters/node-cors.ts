@@ -52,3 +52,19 @@ export function addCorsHeaders(res: ServerResponse, exposed: readonly string[]):
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Access-Control-Expose-Headers', exposed.join(', '));
 }
+
+/**
+ * The CORS headers every answer carries, as a flat [name, value, ...] list for `res.writeHead` (the
+ * Node adapter puts the answer's own headers after them).
+ *
+ * @example
+ * res.writeHead(200, [...corsHeaderList(service.config), 'Content-Length', '0']);
+ */
+export function corsHeaderList(config: MockConfig): string[] {
+  return [
+    'Access-Control-Allow-Origin',
+    '*',
+    'Access-Control-Expose-Headers',
+    corsExposedHeaders(config).join(', '),
+  ];
+}

@@ -50,22 +50,38 @@ function readSmallBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+function requestHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.charCodeAt(0) !== 58 /* ':' */) headers.append(name, raw[i + 1] as string);
+  }
+  return headers;
+}
+
 /**
  * Builds the Fetch Request of an incoming Node request; its `signal` aborts when the client goes away
- * before the answer is complete (requests with a body only). A small body with a Content-Length (JSON) is
- * read whole first, which spares a web stream per request; any other body is streamed, never buffered.
+ * before the answer is complete (requests with a body only). A GET or HEAD comes back at once (no
+ * promise, no body, no signal to follow); a small body with a Content-Length (JSON) is read whole
+ * first, which spares a web stream per request; any other body is streamed, never buffered.
  */
-export async function toRequest(req: IncomingMessage, res: ServerResponse, origin: string): Promise<Request> {
-  const headers = new Headers();
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i] as string;
-    if (!name.startsWith(':')) headers.append(name, req.rawHeaders[i + 1] as string);
-  }
+export function toRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string,
+): Request | Promise<Request> {
   const url = requestUrl(req, origin);
   const method = req.method ?? 'GET';
   // A GET is answered at once, so its Request carries no signal: following one costs a Node 20
   // Request ~30 µs, a third of a list answer. Long operations (upload, synthesis) keep theirs.
-  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
+  if (method === 'GET' || method === 'HEAD')
+    return new Request(url, { method, headers: requestHeaders(req) });
+  return toBodyRequest(req, res, url, method);
+}
+
+async function toBodyRequest(req: IncomingMessage, res: ServerResponse, url: string, method: string) {
+  const headers = requestHeaders(req);
   const aborted = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) aborted.abort();
@@ -78,26 +94,54 @@ export async function toRequest(req: IncomingMessage, res: ServerResponse, origi
 }
 
 /**
+ * The head of a Node answer as one flat [name, value, ...] list for `res.writeHead`: `extra` (the
+ * CORS headers) first, unless the answer sets the same header itself, then the answer's own.
+ */
+function headList(response: Response, extra: readonly string[]): string[] {
+  const list: string[] = [];
+  for (let i = 0; i + 1 < extra.length; i += 2) {
+    const name = extra[i] as string;
+    if (!response.headers.has(name)) list.push(name, extra[i + 1] as string);
+  }
+  response.headers.forEach((value, name) => {
+    list.push(name, value);
+  });
+  return list;
+}
+
+/**
+ * Writes an answer whose bytes are already in memory in one `res.end`, as a bare node:http server does;
+ * returns false (having written nothing) for any other answer, which `writeResponse` then streams.
+ */
+export function writeBytesResponse(
+  response: Response,
+  res: ServerResponse,
+  extra: readonly string[] = [],
+): boolean {
+  const known = response instanceof BytesResponse ? response.unreadBytes : undefined;
+  if (!known) return false;
+  res.writeHead(response.status, headList(response, extra));
+  res.end(known);
+  return true;
+}
+
+/**
  * Writes a Fetch Response to a Node response with backpressure. A network-error Response
  * (`Prefer: fault=reset`) or a body that errors (`fault=cut-after-bytes`) destroys the socket, as a
  * real connection reset would; a client that goes away cancels the body, which stops synthesis.
  */
-export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+export async function writeResponse(
+  response: Response,
+  res: ServerResponse,
+  extra: readonly string[] = [],
+): Promise<void> {
   if (response.type === 'error') {
     res.socket?.destroy();
     return;
   }
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const known = response instanceof BytesResponse ? response.unreadBytes : undefined;
-  res.writeHead(response.status, headers);
-  if (known) {
-    // Bytes the core made in memory go out in one write, as a bare node:http server sends them.
-    res.end(known);
-    return;
-  }
+  // Bytes the core made in memory go out in one write, as a bare node:http server sends them.
+  if (writeBytesResponse(response, res, extra)) return;
+  res.writeHead(response.status, headList(response, extra));
   if (!response.body) {
     res.end();
     return;

@@ -1,10 +1,10 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { offsetClock } from '../core/clock.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { tempDirStorage } from './file-storage.js';
-import { addCorsHeaders, answerPreflight, corsExposedHeaders, isPreflight } from './node-cors.js';
-import { answerClientError, toRequest, writeResponse } from './node-http.js';
+import { answerPreflight, corsHeaderList, isPreflight } from './node-cors.js';
+import { answerClientError, toRequest, writeBytesResponse, writeResponse } from './node-http.js';
 
 /** Options of the Node mock server; `service` wins over `config` and `seed`. */
 export interface MockServerOptions {
@@ -55,21 +55,36 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
     });
   const cors = options.cors ?? true;
-  const exposed = corsExposedHeaders(service.config);
+  // Made once: every answer's head starts with these (the answer's own headers of the same name win).
+  const extra = cors ? corsHeaderList(service.config) : [];
+  const fallbackOrigin = `http://${host}:${port}`;
+  const finish = (req: IncomingMessage) => {
+    // Whatever the answer left unread is thrown away, so a keep-alive connection stays usable.
+    if (!req.complete) req.resume();
+  };
   // noDelay: a streamed chunk leaves at once instead of waiting on Nagle's algorithm for an ACK.
   const server = createServer({ noDelay: true }, (req, res) => {
     if (cors && isPreflight(req)) {
       answerPreflight(req, res);
       return;
     }
-    if (cors) addCorsHeaders(res, exposed);
-    const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
-    void (async () => {
-      const response = await service.fetch(await toRequest(req, res, origin));
-      await writeResponse(response, res);
-      // Whatever the answer left unread is thrown away, so a keep-alive connection stays usable.
-      if (!req.complete) req.resume();
-    })().catch(() => res.destroy());
+    const hostHeader = req.headers.host;
+    const origin = hostHeader === undefined ? fallbackOrigin : `http://${hostHeader}`;
+    let answered: Promise<Response>;
+    try {
+      // A GET's Request is made at once; one with a body once its small body is read.
+      const request = toRequest(req, res, origin);
+      answered = request instanceof Request ? service.fetch(request) : request.then((r) => service.fetch(r));
+    } catch {
+      res.destroy();
+      return;
+    }
+    answered
+      .then((response) => {
+        if (writeBytesResponse(response, res, extra)) return finish(req);
+        return writeResponse(response, res, extra).then(() => finish(req));
+      })
+      .catch(() => res.destroy());
   });
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
