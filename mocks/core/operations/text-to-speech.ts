@@ -1,4 +1,5 @@
 import type { AudioFormat } from '../../../openapi/contract.js';
+import type { SynthesisRequest as SynthesisRequestBody } from '../../../openapi/generated/voice-service.js';
 import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
 import { BytesResponse } from '../bytes-response.js';
 import type { Operation, OperationContext } from '../context.js';
@@ -7,15 +8,8 @@ import { voiceSpace } from '../state/tenancy.js';
 import { audioBody } from '../synthesis-body.js';
 import { type CompleteAudio, completeAudio } from '../synthesis-cache.js';
 
-/** The synthesis request body of §2.4, after the OpenAPI validation. */
-interface SynthesisBody {
-  generate_text: string;
-  language?: string;
-  voice_id?: string;
-  speed?: number;
-  emotion_class?: string;
-  audio_format?: string;
-}
+/** The synthesis request body of §2.4, after the OpenAPI validation (the type generated from the YAML). */
+type SynthesisBody = SynthesisRequestBody;
 
 /** A voice the caller may synthesize with: a system voice, or a custom voice of its organization and environment. */
 function findVoice({ deps, caller }: OperationContext, id: string): VoiceProfile | undefined {

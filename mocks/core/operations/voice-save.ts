@@ -1,4 +1,5 @@
 import { errors, limits, normalizeVoiceId, referenceVerdicts, voiceId } from '../../../openapi/contract.js';
+import type { SaveVoiceRequest } from '../../../openapi/generated/voice-service.js';
 import { unixSeconds } from '../clock.js';
 import type { Operation, OperationContext } from '../context.js';
 import { type Failure, fail, isFailure, ok } from '../envelope.js';
@@ -48,7 +49,7 @@ export const reservedIds = ({ deps }: Pick<OperationContext, 'deps'>): Set<strin
  */
 export const voiceSave: Operation = async (context) => {
   const { caller, deps } = context;
-  const body = context.body as { voice_id: string; ref_audio: string };
+  const body = context.body as SaveVoiceRequest;
   if (!caller.capabilities.voiceCloning) return fail('voiceCloningDisabled');
   const id = normalizeVoiceId(body.voice_id);
   const refused = checkNewVoiceId(id, reservedIds(context));
