@@ -1,7 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errors } from '../../openapi/contract.js';
 import { BytesResponse } from '../core/bytes-response.js';
+import type { CoreRequest } from '../core/context.js';
 
 /**
  * A web stream over the request body that reads from the socket only as fast as the core consumes
@@ -61,22 +62,44 @@ function requestHeaders(req: IncomingMessage): Headers {
 }
 
 /**
- * Builds the Fetch Request of an incoming Node request; its `signal` aborts when the client goes away
- * before the answer is complete (requests with a body only). A GET or HEAD comes back at once (no
- * promise, no body, no signal to follow); a small body with a Content-Length (JSON) is read whole
- * first, which spares a web stream per request; any other body is streamed, never buffered.
+ * The headers of a Node request, read as a Fetch `Headers.get` reads them: names in any case, repeated
+ * headers joined with ", " (Node joins the ones this service reads, X-API-Key and Prefer, that way).
+ */
+class NodeHeaders {
+  readonly #raw: IncomingHttpHeaders;
+
+  constructor(raw: IncomingHttpHeaders) {
+    this.#raw = raw;
+  }
+
+  get(name: string): string | null {
+    const value = this.#raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return typeof value === 'string' ? value : value.join(', ');
+  }
+}
+
+/** The signal of a request answered at once: nothing follows the client, so it never aborts. */
+const answeredAtOnce = new AbortController().signal;
+
+/**
+ * The request the core gets from an incoming Node request; its `signal` aborts when the client goes
+ * away before the answer is complete (requests with a body only). A GET or HEAD comes back at once as
+ * a light `CoreRequest` over Node's own headers (no Fetch Request: on Node 20 one costs ~30 µs with its
+ * Headers and AbortSignal, as much as the rest of a list answer); a small body with a Content-Length
+ * (JSON) is read whole first, which spares a web stream per request; any other body is streamed,
+ * never buffered.
  */
 export function toRequest(
   req: IncomingMessage,
   res: ServerResponse,
   origin: string,
-): Request | Promise<Request> {
+): CoreRequest | Promise<Request> {
   const url = requestUrl(req, origin);
   const method = req.method ?? 'GET';
-  // A GET is answered at once, so its Request carries no signal: following one costs a Node 20
-  // Request ~30 µs, a third of a list answer. Long operations (upload, synthesis) keep theirs.
-  if (method === 'GET' || method === 'HEAD')
-    return new Request(url, { method, headers: requestHeaders(req) });
+  if (method === 'GET' || method === 'HEAD') {
+    return { method, url, headers: new NodeHeaders(req.headers), body: null, signal: answeredAtOnce };
+  }
   return toBodyRequest(req, res, url, method);
 }
 

@@ -74,7 +74,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     try {
       // A GET's Request is made at once; one with a body once its small body is read.
       const request = toRequest(req, res, origin);
-      answered = request instanceof Request ? service.fetch(request) : request.then((r) => service.fetch(r));
+      answered = request instanceof Promise ? request.then((r) => service.fetch(r)) : service.fetch(request);
     } catch {
       res.destroy();
       return;

@@ -45,10 +45,25 @@ export interface ServiceDeps {
   readonly state: MockState;
 }
 
+/**
+ * What the core reads of a request: the part of a Fetch `Request` it uses, so every Request is one.
+ * The Node adapter hands in a lighter object for a body-less GET: on Node 20 building a Request (and
+ * its AbortSignal and Headers) costs about as much as the rest of a list answer.
+ */
+export interface CoreRequest {
+  readonly method: string;
+  /** The absolute URL. */
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ReadableStream<Uint8Array> | null;
+  /** Aborts when the client goes away before the answer is complete. */
+  readonly signal: AbortSignal;
+}
+
 /** One request, routed, authenticated and validated against the OpenAPI description. */
 export interface OperationContext {
   readonly operationId: OperationId;
-  readonly request: Request;
+  readonly request: CoreRequest;
   readonly url: URL;
   readonly caller: Caller;
   readonly pathParams: Record<string, string>;

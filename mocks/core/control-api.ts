@@ -1,4 +1,4 @@
-import type { ServiceDeps } from './context.js';
+import type { CoreRequest, ServiceDeps } from './context.js';
 import { fail, isFailure, ok, render } from './envelope.js';
 import { readJsonBody } from './request-body.js';
 import { verifyVoiceUrl, voiceAudioPath } from './signed-url.js';
@@ -14,7 +14,7 @@ export interface Controls {
   restore(snapshot: MockSnapshot): void;
 }
 
-type Handler = (request: Request, deps: ServiceDeps, controls: Controls) => Promise<Response>;
+type Handler = (request: CoreRequest, deps: ServiceDeps, controls: Controls) => Promise<Response>;
 
 const clockData = (deps: ServiceDeps) => {
   const now = deps.clock.now();
@@ -143,7 +143,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   },
 };
 
-async function voiceAudio(request: Request, deps: ServiceDeps): Promise<Response> {
+async function voiceAudio(request: CoreRequest, deps: ServiceDeps): Promise<Response> {
   const ref = await verifyVoiceUrl(deps, new URL(request.url));
   if (!ref) return render(fail('signedUrlInvalid'));
   const voice = deps.state.voices.findByRef(ref);
@@ -163,7 +163,7 @@ async function voiceAudio(request: Request, deps: ServiceDeps): Promise<Response
  * await fetch(`${url}/__mock/clock/advance`, { method: 'POST', body: '{"seconds":3600}', headers: { 'Content-Type': 'application/json' } });
  */
 export async function handleControl(
-  request: Request,
+  request: CoreRequest,
   deps: ServiceDeps,
   controls: Controls,
 ): Promise<Response> {

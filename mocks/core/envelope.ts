@@ -67,7 +67,15 @@ export function ok(data: unknown): Response {
  * return okJson('{"voice_id":"narrator"}');
  */
 export function okJson(dataJson: string): Response {
-  const bytes = encoder.encode(`{"error_code":0,"error_message":"","succeed":true,"data":${dataJson}}`);
+  return okBytes(okJsonBytes(dataJson));
+}
+
+/** The bytes of the success envelope around `dataJson`, for an answer kept and sent again. */
+export const okJsonBytes = (dataJson: string): Uint8Array<ArrayBuffer> =>
+  encoder.encode(`{"error_code":0,"error_message":"","succeed":true,"data":${dataJson}}`);
+
+/** A 200 JSON answer of bytes made earlier by `okJsonBytes` (not copied: keep them unchanged). */
+export function okBytes(bytes: Uint8Array<ArrayBuffer>): Response {
   return new BytesResponse(bytes, {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.byteLength) },

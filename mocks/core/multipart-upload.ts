@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type busboy from 'busboy';
 import { upload } from '../../openapi/contract.js';
+import type { CoreRequest } from './context.js';
 import { type Failure, fail } from './envelope.js';
 import { drain, mediaType } from './request-body.js';
 import type { Storage, StorageWriter } from './storage.js';
@@ -115,7 +116,7 @@ const loadBusboy = () => {
  * const received = await receiveUpload(request, storage, objectKey, limits.uploadMaxBytes.value);
  */
 export async function receiveUpload(
-  request: Request,
+  request: CoreRequest,
   storage: Storage,
   id: string,
   maxBytes: number,

@@ -7,7 +7,7 @@ import {
   validateResponse,
 } from '../../openapi/validate.js';
 import { unixSeconds } from './clock.js';
-import type { Operation, ServiceDeps } from './context.js';
+import type { CoreRequest, Operation, ServiceDeps } from './context.js';
 import { type Failure, fail, failureResponse, isFailure, render } from './envelope.js';
 import { fileUpload } from './operations/file-upload.js';
 import { textToSpeech, textToSpeechStream } from './operations/text-to-speech.js';
@@ -55,7 +55,7 @@ export interface Handled {
  * Never throws for a bad request: every refusal is an envelope from the catalogue.
  */
 export async function runPipeline(
-  request: Request,
+  request: CoreRequest,
   deps: ServiceDeps,
   url: URL = new URL(request.url),
 ): Promise<Handled> {
@@ -144,7 +144,7 @@ export async function checkResponse(
 
 /** The request-log line of a handled request. */
 export function logEntry(
-  request: Request,
+  request: CoreRequest,
   handled: Handled,
   deps: ServiceDeps,
   url: URL = new URL(request.url),

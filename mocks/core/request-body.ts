@@ -1,3 +1,4 @@
+import type { CoreRequest } from './context.js';
 import { type Failure, fail } from './envelope.js';
 
 /** JSON bodies of this service are small (generate_text is at most ~10,000 characters); a cap keeps a huge one cheap. */
@@ -35,7 +36,7 @@ export const mediaType = (contentType: string | null): string =>
  * @example
  * const body = await readJsonBody(request); if (isFailure(body)) return render(body);
  */
-export async function readJsonBody(request: Request, cap: number = maxJsonBodyBytes): Promise<unknown> {
+export async function readJsonBody(request: CoreRequest, cap: number = maxJsonBodyBytes): Promise<unknown> {
   const type = mediaType(request.headers.get('content-type'));
   if (type !== 'application/json') {
     await drain(request.body);

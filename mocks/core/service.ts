@@ -2,7 +2,7 @@ import { errors } from '../../openapi/contract.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { MockConfig, MockConfigInput } from '../config/types.js';
 import { type Clock, manualClock } from './clock.js';
-import type { AudioEngine, Logger, ServiceDeps } from './context.js';
+import type { AudioEngine, CoreRequest, Logger, ServiceDeps } from './context.js';
 import { controlPrefix, handleControl } from './control-api.js';
 import { failureResponse } from './envelope.js';
 import { lazyAudioEngine } from './lazy-audio.js';
@@ -38,8 +38,11 @@ export interface MockServiceOptions {
 
 /** A stateful mock of the whole service behind one Fetch handler. */
 export interface MockService {
-  /** Answers one request, as the service would. */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers one request, as the service would. Any Fetch `Request` will do; so will anything with its
+   * `method`, `url`, `headers.get`, `body` and `signal` (`CoreRequest`), which adapters use to save work.
+   */
+  fetch(request: CoreRequest): Promise<Response>;
   readonly config: MockConfig;
   readonly clock: Clock;
   readonly state: MockState;
@@ -114,7 +117,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
   };
 
-  async function answer(request: Request, url: URL): Promise<Handled> {
+  async function answer(request: CoreRequest, url: URL): Promise<Handled> {
     if (url.pathname.startsWith(controlPrefix)) {
       return { response: await handleControl(request, deps, controls), operationId: null };
     }

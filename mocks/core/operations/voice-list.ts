@@ -1,9 +1,9 @@
 import { limits } from '../../../openapi/contract.js';
 import type { Operation, ServiceDeps } from '../context.js';
-import { fail, okJson } from '../envelope.js';
+import { fail, okBytes, okJsonBytes } from '../envelope.js';
 import { signVoiceUrl, voiceUrlExpiry } from '../signed-url.js';
 import { voiceSpace } from '../state/tenancy.js';
-import type { VoiceRecord } from '../state/voices.js';
+import type { VoiceRecord, Voices } from '../state/voices.js';
 
 /**
  * Where a page starts: at the cursor voice; for a since-deleted one, just after its old position
@@ -28,7 +28,16 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
     return fail('pageSizeOutOfRange', `page_size must be an integer from 1 to 20, got "${query.page_size}"`);
   }
   const space = voiceSpace(caller);
-  const voices = deps.state.voices.inSpace(space);
+  const store = deps.state.voices;
+  const expires = voiceUrlExpiry(deps);
+  const remaining = deps.state.ledger.remainingFreeUses(caller.account);
+  // Everything the answer depends on (the voices' version covers what a cursor means); the cursor,
+  // the only free text, comes last so that no value can pass for another.
+  const key = `${space}\u0000${url.origin}\u0000${expires}\u0000${remaining}\u0000${size}\u0000${query.voice_id ?? ''}`;
+  const answers = answersOf(store);
+  const known = answers.get(key);
+  if (known) return okBytes(known);
+  const voices = store.inSpace(space);
   const cursor = query.voice_id;
   const start = startIndex(
     voices,
@@ -43,7 +52,6 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
   }
   const page = voices.slice(start, start + size);
   const next = voices[start + size];
-  const expires = voiceUrlExpiry(deps);
   const pending = page.map((voice) => entryJson(deps, url.origin, expires, voice));
   // Awaited only when some entry had to be signed: 20 settled promises a request cost as much as the rest.
   const entries = pending.every((entry) => typeof entry === 'string') ? pending : await Promise.all(pending);
@@ -51,10 +59,31 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
     ...(next ? { next_voice_id: next.voiceId } : {}),
     has_more: next !== undefined,
     total: page.length,
-    remainingFreeCloneCount: deps.state.ledger.remainingFreeUses(caller.account),
+    remainingFreeCloneCount: remaining,
   });
-  return okJson(`{"list":[${entries.join(',')}],${rest.slice(1)}`);
+  const bytes = okJsonBytes(`{"list":[${entries.join(',')}],${rest.slice(1)}`);
+  // A state change (or a save that signed while this one awaited) makes another version: not kept.
+  if (store === deps.state.voices && answersOf(store) === answers) {
+    if (answers.size >= maxKeptAnswers) answers.clear();
+    answers.set(key, bytes);
+  }
+  return okBytes(bytes);
 };
+
+/** Answers kept per voice store, for one version of it: a list answer is the same bytes until then. */
+const keptAnswers = new WeakMap<Voices, { version: number; answers: Map<string, Uint8Array<ArrayBuffer>> }>();
+
+/** At most this many kinds of list answer (space, page, cursor, origin, second) are kept at once. */
+const maxKeptAnswers = 256;
+
+function answersOf(store: Voices): Map<string, Uint8Array<ArrayBuffer>> {
+  let entry = keptAnswers.get(store);
+  if (entry?.version !== store.version) {
+    entry = { version: store.version, answers: new Map() };
+    keptAnswers.set(store, entry);
+  }
+  return entry.answers;
+}
 
 interface CachedEntry {
   readonly signer: ServiceDeps['signer'];

@@ -32,6 +32,8 @@ export interface VoicesSnapshot {
  */
 export class Voices {
   private sequence = 0;
+  /** Moves on every change of what a list shows (a voice added or removed, a restore): a cache key. */
+  private changes = 0;
   private live = new Map<string, VoiceRecord>();
   private deleted = new Map<string, number>();
   private pending = new Set<string>();
@@ -57,6 +59,7 @@ export class Voices {
     this.sequence += 1;
     const voice = { ...record, sequence: this.sequence };
     this.live.set(key, voice);
+    this.changes += 1;
     return voice;
   }
 
@@ -75,7 +78,13 @@ export class Voices {
     if (!voice) return undefined;
     this.live.delete(key);
     this.deleted.set(key, voice.sequence);
+    this.changes += 1;
     return voice;
+  }
+
+  /** How many changes the voices have seen: equal versions list the same voices, cursors included. */
+  get version(): number {
+    return this.changes;
   }
 
   /** The voices of a space, oldest first. */
@@ -104,6 +113,7 @@ export class Voices {
   }
 
   restore(snapshot: VoicesSnapshot): void {
+    this.changes += 1;
     this.sequence = snapshot.sequence;
     this.pending.clear();
     this.live = new Map(structuredClone(snapshot.voices).map((v) => [Voices.key(v.space, v.voiceId), v]));
