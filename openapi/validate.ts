@@ -102,7 +102,10 @@ function readQueryParameters(op: Operation): { name: string; required: boolean; 
 export function validateQuery(operationId: OperationId, query: Record<string, string>): Finding[] {
   const op = operations().get(operationId);
   if (!op) return unknownOperation(operationId);
-  if (queryParameters(op).length === 0) return [];
+  const params = queryParameters(op);
+  if (params.length === 0) return [];
+  // An empty query can only miss a required parameter (most list requests have none).
+  if (!params.some((p) => p.required) && Object.keys(query).length === 0) return [];
   const validate = validatorFor(`${op.pointer}/parameters?in=query`, true);
   const copy: Record<string, unknown> = { ...query }; // coercion rewrites values in place
   return validate(copy) ? [] : toFindings(validate.errors);

@@ -43,17 +43,6 @@ export function answerPreflight(req: IncomingMessage, res: ServerResponse): void
 }
 
 /**
- * Sets the CORS headers every answer carries (writeHead merges them with the answer's own).
- *
- * @example
- * addCorsHeaders(res, corsExposedHeaders(service.config));
- */
-export function addCorsHeaders(res: ServerResponse, exposed: readonly string[]): void {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', exposed.join(', '));
-}
-
-/**
  * The CORS headers every answer carries, as a flat [name, value, ...] list for `res.writeHead` (the
  * Node adapter puts the answer's own headers after them).
  *

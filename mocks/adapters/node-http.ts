@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errors } from '../../openapi/contract.js';
-import { BytesResponse } from '../core/bytes-response.js';
 import type { CoreRequest } from '../core/context.js';
+import type { BytesAnswer } from '../core/envelope.js';
 
 /**
  * A web stream over the request body that reads from the socket only as fast as the core consumes
@@ -120,32 +120,36 @@ async function toBodyRequest(req: IncomingMessage, res: ServerResponse, url: str
  * The head of a Node answer as one flat [name, value, ...] list for `res.writeHead`: `extra` (the
  * CORS headers) first, unless the answer sets the same header itself, then the answer's own.
  */
-function headList(response: Response, extra: readonly string[]): string[] {
+function headList(own: Headers | Readonly<Record<string, string>>, extra: readonly string[]): string[] {
   const list: string[] = [];
+  const has = own instanceof Headers ? (name: string) => own.has(name) : (name: string) => name in own;
   for (let i = 0; i + 1 < extra.length; i += 2) {
     const name = extra[i] as string;
-    if (!response.headers.has(name)) list.push(name, extra[i + 1] as string);
+    if (!has(name)) list.push(name, extra[i + 1] as string);
   }
-  response.headers.forEach((value, name) => {
-    list.push(name, value);
-  });
+  if (own instanceof Headers) {
+    own.forEach((value, name) => {
+      list.push(name, value);
+    });
+  } else {
+    for (const name in own) list.push(name, own[name] as string);
+  }
   return list;
 }
 
 /**
- * Writes an answer whose bytes are already in memory in one `res.end`, as a bare node:http server does;
- * returns false (having written nothing) for any other answer, which `writeResponse` then streams.
+ * Writes an answer whose bytes are in memory with one `writeHead` and one `res.end`, as a bare
+ * node:http server does.
  */
-export function writeBytesResponse(
-  response: Response,
+export function writeBytesAnswer(
+  answer: BytesAnswer,
   res: ServerResponse,
   extra: readonly string[] = [],
-): boolean {
-  const known = response instanceof BytesResponse ? response.unreadBytes : undefined;
-  if (!known) return false;
-  res.writeHead(response.status, headList(response, extra));
-  res.end(known);
-  return true;
+): void {
+  const head = headList(answer.headers, extra);
+  head.push('Content-Length', String(answer.bytes.byteLength));
+  res.writeHead(answer.status, head);
+  res.end(answer.bytes);
 }
 
 /**
@@ -162,9 +166,7 @@ export async function writeResponse(
     res.socket?.destroy();
     return;
   }
-  // Bytes the core made in memory go out in one write, as a bare node:http server sends them.
-  if (writeBytesResponse(response, res, extra)) return;
-  res.writeHead(response.status, headList(response, extra));
+  res.writeHead(response.status, headList(response.headers, extra));
   if (!response.body) {
     res.end();
     return;

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { offsetClock } from '../core/clock.js';
+import { type Answer, BytesAnswer } from '../core/envelope.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { tempDirStorage } from './file-storage.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './node-cors.js';
-import { answerClientError, toRequest, writeBytesResponse, writeResponse } from './node-http.js';
+import { answerClientError, toRequest, writeBytesAnswer, writeResponse } from './node-http.js';
 
 /** Options of the Node mock server; `service` wins over `config` and `seed`. */
 export interface MockServerOptions {
@@ -70,19 +71,24 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     const hostHeader = req.headers.host;
     const origin = hostHeader === undefined ? fallbackOrigin : `http://${hostHeader}`;
-    let answered: Promise<Response>;
+    let answered: Promise<Answer>;
     try {
-      // A GET's Request is made at once; one with a body once its small body is read.
+      // A GET's request is made at once; one with a body once its small body is read.
       const request = toRequest(req, res, origin);
-      answered = request instanceof Promise ? request.then((r) => service.fetch(r)) : service.fetch(request);
+      answered =
+        request instanceof Promise ? request.then((r) => service.answer(r)) : service.answer(request);
     } catch {
       res.destroy();
       return;
     }
     answered
-      .then((response) => {
-        if (writeBytesResponse(response, res, extra)) return finish(req);
-        return writeResponse(response, res, extra).then(() => finish(req));
+      .then((answer) => {
+        // Bytes the core made in memory go out in one write, as a bare node:http server sends them.
+        if (answer instanceof BytesAnswer) {
+          writeBytesAnswer(answer, res, extra);
+          return finish(req);
+        }
+        return writeResponse(answer, res, extra).then(() => finish(req));
       })
       .catch(() => res.destroy());
   });

@@ -8,7 +8,7 @@ import type {
 } from '../audio/types.js';
 import type { MockConfig } from '../config/types.js';
 import type { Clock } from './clock.js';
-import type { Failure } from './envelope.js';
+import type { Answer, Failure } from './envelope.js';
 import type { Preferences } from './scenario.js';
 import type { Signer } from './signer.js';
 import type { MockState } from './state/mock-state.js';
@@ -75,4 +75,4 @@ export interface OperationContext {
 }
 
 /** An operation holds only the behaviour the schema cannot express. */
-export type Operation = (context: OperationContext) => Promise<Response | Failure>;
+export type Operation = (context: OperationContext) => Promise<Answer | Failure>;

@@ -1,5 +1,5 @@
 import type { CoreRequest, ServiceDeps } from './context.js';
-import { fail, isFailure, ok, render } from './envelope.js';
+import { type Answer, BytesAnswer, fail, isFailure, ok, render } from './envelope.js';
 import { readJsonBody } from './request-body.js';
 import { verifyVoiceUrl, voiceAudioPath } from './signed-url.js';
 import type { MockSnapshot } from './state/mock-state.js';
@@ -14,7 +14,7 @@ export interface Controls {
   restore(snapshot: MockSnapshot): void;
 }
 
-type Handler = (request: CoreRequest, deps: ServiceDeps, controls: Controls) => Promise<Response>;
+type Handler = (request: CoreRequest, deps: ServiceDeps, controls: Controls) => Promise<Answer>;
 
 const clockData = (deps: ServiceDeps) => {
   const now = deps.clock.now();
@@ -143,15 +143,13 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   },
 };
 
-async function voiceAudio(request: CoreRequest, deps: ServiceDeps): Promise<Response> {
+async function voiceAudio(request: CoreRequest, deps: ServiceDeps): Promise<Answer> {
   const ref = await verifyVoiceUrl(deps, new URL(request.url));
   if (!ref) return render(fail('signedUrlInvalid'));
   const voice = deps.state.voices.findByRef(ref);
   const bytes = voice && (await deps.storage.read(voice.audioId));
   if (!voice || !bytes) return render(fail('routeNotFound', 'this voice no longer exists'));
-  return new Response(bytes.slice(), {
-    headers: { 'Content-Type': voice.audioMediaType, 'Content-Length': String(bytes.byteLength) },
-  });
+  return new BytesAnswer(200, bytes, { 'Content-Type': voice.audioMediaType });
 }
 
 /**
@@ -166,7 +164,7 @@ export async function handleControl(
   request: CoreRequest,
   deps: ServiceDeps,
   controls: Controls,
-): Promise<Response> {
+): Promise<Answer> {
   const { pathname } = new URL(request.url);
   if (pathname.startsWith(voiceAudioPath) && request.method === 'GET') return voiceAudio(request, deps);
   const route = routes[pathname.slice(controlPrefix.length)];

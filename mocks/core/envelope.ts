@@ -1,6 +1,5 @@
 import type { ErrorName } from '../../openapi/contract.js';
 import { errors } from '../../openapi/contract.js';
-import { BytesResponse } from './bytes-response.js';
 
 /** The envelope of §2.1, as every JSON answer of the mock carries it. */
 export interface Envelope<T = unknown> {
@@ -36,17 +35,49 @@ export const isFailure = (value: unknown): value is Failure =>
 const encoder = new TextEncoder();
 
 /**
- * A JSON response with an explicit Content-Length, so that every adapter sends it unchunked.
+ * An answer whose body is bytes already in memory: every JSON envelope, complete audio. The core passes
+ * these around instead of Fetch Responses, because on Node 20 a Response (its Headers, its body stream)
+ * costs more than the rest of a list answer: the Node adapter writes one in a single `res.end`, as a
+ * bare node:http server does, and only a Fetch caller (MSW, in-process) gets a Response made of it.
+ * It always carries its Content-Length, so every adapter sends it unchunked.
  *
  * @example
- * jsonResponse(200, { error_code: 0, error_message: '', succeed: true, data: null });
+ * const answer = new BytesAnswer(200, new TextEncoder().encode('{}'), { 'Content-Type': 'application/json' });
+ * await answer.toResponse().json(); // {}
  */
-export function jsonResponse(status: number, body: unknown, headers?: Record<string, string>): Response {
-  const bytes = encoder.encode(JSON.stringify(body));
-  return new BytesResponse(bytes, {
-    status,
-    headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.byteLength), ...headers },
-  });
+export class BytesAnswer {
+  constructor(
+    readonly status: number,
+    /** Shared, never copied here: keep them unchanged (a Response made of them gets a copy). */
+    readonly bytes: Uint8Array,
+    /** Header names as sent, Content-Length aside (it is always the length of `bytes`). */
+    readonly headers: Readonly<Record<string, string>>,
+  ) {}
+
+  toResponse(): Response {
+    const headers = { ...this.headers, 'Content-Length': String(this.bytes.byteLength) };
+    return new Response(this.bytes.slice(), { status: this.status, headers });
+  }
+}
+
+/** What an operation or the control API answers: bytes in memory, or a Fetch Response (streams, errors). */
+export type Answer = Response | BytesAnswer;
+
+/** The Fetch Response of an answer, for callers of `fetch`. */
+export const asResponse = (answer: Answer): Response =>
+  answer instanceof BytesAnswer ? answer.toResponse() : answer;
+
+const jsonHeaders: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json' });
+
+/**
+ * A JSON answer.
+ *
+ * @example
+ * jsonAnswer(200, { error_code: 0, error_message: '', succeed: true, data: null });
+ */
+export function jsonAnswer(status: number, body: unknown, headers?: Record<string, string>): BytesAnswer {
+  const all = headers ? { ...jsonHeaders, ...headers } : jsonHeaders;
+  return new BytesAnswer(status, encoder.encode(JSON.stringify(body)), all);
 }
 
 /**
@@ -55,42 +86,43 @@ export function jsonResponse(status: number, body: unknown, headers?: Record<str
  * @example
  * return ok({ voice_id: 'narrator' });
  */
-export function ok(data: unknown): Response {
-  return jsonResponse(200, { error_code: 0, error_message: '', succeed: true, data } satisfies Envelope);
+export function ok(data: unknown, headers?: Record<string, string>): BytesAnswer {
+  return jsonAnswer(
+    200,
+    { error_code: 0, error_message: '', succeed: true, data } satisfies Envelope,
+    headers,
+  );
 }
 
 /**
- * The success envelope around `dataJson`, data already serialized (byte for byte what `ok()` gives
- * for the parsed value): for answers built from cached pieces of JSON.
+ * The bytes of the success envelope around `dataJson`, data already serialized (byte for byte what
+ * `ok()` gives for the parsed value): for answers built from cached pieces of JSON, and kept.
  *
  * @example
- * return okJson('{"voice_id":"narrator"}');
+ * return okBytes(okJsonBytes('{"voice_id":"narrator"}'));
  */
-export function okJson(dataJson: string): Response {
-  return okBytes(okJsonBytes(dataJson));
-}
-
-/** The bytes of the success envelope around `dataJson`, for an answer kept and sent again. */
 export const okJsonBytes = (dataJson: string): Uint8Array<ArrayBuffer> =>
   encoder.encode(`{"error_code":0,"error_message":"","succeed":true,"data":${dataJson}}`);
 
-/** A 200 JSON answer of bytes made earlier by `okJsonBytes` (not copied: keep them unchanged). */
-export function okBytes(bytes: Uint8Array<ArrayBuffer>): Response {
-  return new BytesResponse(bytes, {
-    status: 200,
-    headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.byteLength) },
-  });
-}
+/** A 200 JSON answer of bytes made by `okJsonBytes` (shared, not copied). */
+export const okBytes = (bytes: Uint8Array<ArrayBuffer>): BytesAnswer =>
+  new BytesAnswer(200, bytes, jsonHeaders);
 
 /**
  * Renders a failure envelope with an explicit code and status (used for catalogue entries and for
  * `Prefer: code=NNN` examples alike). data is always null (§7).
  *
  * @example
- * failureResponse(503, 20002, 'storage temporarily unavailable');
+ * failureAnswer(503, 20002, 'storage temporarily unavailable');
  */
-export function failureResponse(status: number, code: number, message: string): Response {
-  return jsonResponse(status, { error_code: code, error_message: message, succeed: false, data: null });
+export function failureAnswer(
+  status: number,
+  code: number,
+  message: string,
+  headers?: Record<string, string>,
+): BytesAnswer {
+  const body = { error_code: code, error_message: message, succeed: false, data: null } satisfies Envelope;
+  return jsonAnswer(status, body, headers);
 }
 
 /**
@@ -99,7 +131,7 @@ export function failureResponse(status: number, code: number, message: string): 
  * @example
  * render(fail('fileTooLarge')); // 413, error_code 20010
  */
-export function render(failure: Failure): Response {
+export function render(failure: Failure, headers?: Record<string, string>): BytesAnswer {
   const entry = errors[failure.error];
-  return failureResponse(entry.status, entry.code, failure.message);
+  return failureAnswer(entry.status, entry.code, failure.message, headers);
 }

@@ -8,7 +8,16 @@ import {
 } from '../../openapi/validate.js';
 import { unixSeconds } from './clock.js';
 import type { CoreRequest, Operation, ServiceDeps } from './context.js';
-import { type Failure, fail, failureResponse, isFailure, render } from './envelope.js';
+import {
+  type Answer,
+  asResponse,
+  BytesAnswer,
+  type Failure,
+  fail,
+  failureAnswer,
+  isFailure,
+  render,
+} from './envelope.js';
 import { fileUpload } from './operations/file-upload.js';
 import { textToSpeech, textToSpeechStream } from './operations/text-to-speech.js';
 import { voiceDelete } from './operations/voice-delete.js';
@@ -44,9 +53,9 @@ function findingsFailure(where: FindingSource, findings: Finding[], received: un
   return fail('invalidRequest', text);
 }
 
-/** What the pipeline learned about a request, for the request log. */
+/** The answer to a request, and what the pipeline learned about it for the request log. */
 export interface Handled {
-  response: Response;
+  answer: Answer;
   operationId: OperationId | null;
 }
 
@@ -63,27 +72,28 @@ export async function runPipeline(
   if (route.kind === 'not-found') {
     await drain(request.body);
     return {
-      response: render(fail('routeNotFound', `no operation at ${request.method} ${url.pathname}`)),
+      answer: render(fail('routeNotFound', `no operation at ${request.method} ${url.pathname}`)),
       operationId: null,
     };
   }
   if (route.kind === 'method-not-allowed') {
     await drain(request.body);
     const message = `method ${request.method} is not allowed on ${url.pathname}; allowed: ${route.allowed.join(', ')}`;
-    const response = render(fail('methodNotAllowed', message));
-    response.headers.set('Allow', route.allowed.join(', '));
-    return { response, operationId: null };
+    return {
+      answer: render(fail('methodNotAllowed', message), { Allow: route.allowed.join(', ') }),
+      operationId: null,
+    };
   }
   const { operationId } = route;
   const preferences = parsePreferences(request.headers.get('prefer'));
   const latencyMs = isFailure(preferences) ? 0 : (preferences.latencyMs ?? 0);
-  const respond = async (answer: Response | Failure, late = true) => {
+  const respond = async (answer: Answer | Failure, late = true): Promise<Handled> => {
     await drain(request.body);
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
-    const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.ok;
+    const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;
     if (late && latencyMs > 0 && !streamed) await deps.sleep(latencyMs);
-    return { response: isFailure(answer) ? render(answer) : answer, operationId };
+    return { answer: isFailure(answer) ? render(answer) : answer, operationId };
   };
   const caller = findCaller(deps.config.keys, request.headers.get(apiKeyHeader));
   // The key is checked before any Prefer is honoured, except `code=401`, which asks for this very answer.
@@ -118,7 +128,22 @@ export async function runPipeline(
   };
   const answer = await operations[operationId](context);
   const handled = await respond(answer);
-  return { ...handled, response: applyFaults(handled.response, preferences.faults, deps.sleep) };
+  if (preferences.faults.length === 0) return handled;
+  return { ...handled, answer: applyFaults(asResponse(handled.answer), preferences.faults, deps.sleep) };
+}
+
+const decoder = new TextDecoder();
+
+/** The status, media type and JSON text of an answer that is JSON; undefined for any other. */
+async function jsonOf(answer: Answer): Promise<string | undefined> {
+  if (answer instanceof BytesAnswer) {
+    const json = answer.headers['Content-Type']?.startsWith('application/json');
+    return json ? decoder.decode(answer.bytes) : undefined;
+  }
+  if (answer.type === 'error' || !answer.headers.get('content-type')?.startsWith('application/json')) {
+    return undefined;
+  }
+  return await answer.clone().text();
 }
 
 /**
@@ -127,19 +152,17 @@ export async function runPipeline(
  */
 export async function checkResponse(
   operationId: OperationId,
-  response: Response,
+  answer: Answer,
   report: (violation: string) => void,
-): Promise<Response> {
-  if (response.type === 'error' || !response.headers.get('content-type')?.startsWith('application/json')) {
-    return response;
-  }
-  const text = await response.clone().text();
-  const findings = validateResponse(operationId, response.status, JSON.parse(text));
-  if (findings.length === 0) return response;
+): Promise<Answer> {
+  const text = await jsonOf(answer);
+  if (text === undefined) return answer;
+  const findings = validateResponse(operationId, answer.status, JSON.parse(text));
+  if (findings.length === 0) return answer;
   const detail = findings.map((f) => `${f.pointer || '(root)'} ${f.message}`).join('; ');
-  const violation = `${operationId} answered HTTP ${response.status} that breaks the OpenAPI description: ${detail}`;
+  const violation = `${operationId} answered HTTP ${answer.status} that breaks the OpenAPI description: ${detail}`;
   report(violation);
-  return failureResponse(errors.unexpected.status, errors.unexpected.code, `mock bug: ${violation}`);
+  return failureAnswer(errors.unexpected.status, errors.unexpected.code, `mock bug: ${violation}`);
 }
 
 /** The request-log line of a handled request. */
@@ -154,7 +177,7 @@ export function logEntry(
     method: request.method,
     path: url.pathname,
     key: request.headers.get(apiKeyHeader),
-    status: handled.response.status,
+    status: handled.answer.status,
     operationId: handled.operationId,
   };
 }

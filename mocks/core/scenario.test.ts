@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errors } from '../../openapi/contract.js';
-import { isFailure } from './envelope.js';
+import { type BytesAnswer, isFailure } from './envelope.js';
 import { applyFaults, parsePreferences, preferredResponse } from './scenario.js';
 
 describe('parsePreferences', () => {
@@ -34,7 +34,7 @@ describe('preferredResponse', () => {
     ['saveVoice', 409, errors.voiceIdTaken.code],
     ['deleteVoice', 403, errors.systemVoiceNotDeletable.code],
   ] as const)('%s code=%i answers error_code %i', async (operation, status, code) => {
-    const response = preferredResponse(operation, status) as Response;
+    const response = (preferredResponse(operation, status) as BytesAnswer).toResponse();
     expect(response.status).toBe(status);
     expect(((await response.json()) as { error_code: number }).error_code).toBe(code);
   });

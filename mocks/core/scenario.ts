@@ -1,7 +1,7 @@
 import type { OperationId } from '../../openapi/contract.js';
 import { errors } from '../../openapi/contract.js';
 import { documentedStatuses, errorExample } from '../../openapi/validate.js';
-import { type Failure, fail, failureResponse } from './envelope.js';
+import { type BytesAnswer, type Failure, fail, failureAnswer } from './envelope.js';
 
 /** A fault a client asked for with `Prefer: fault=...`, to test its own error handling. */
 export type Fault =
@@ -22,6 +22,9 @@ export interface Preferences {
   readonly latencyMs?: number;
   readonly realtime?: boolean;
 }
+
+/** What a request without a Prefer header asks for: nothing (shared, frozen: most requests have none). */
+const noPreferences: Preferences = Object.freeze({ faults: Object.freeze([]) });
 
 const faultHelp = 'known faults: reset, cut-after-bytes=N, slow-chunks=MS';
 
@@ -46,6 +49,7 @@ function parseFault(value: string): Fault | Failure {
  * parsePreferences('code=503'); // { code: 503, faults: [] }
  */
 export function parsePreferences(header: string | null): Preferences | Failure {
+  if (header === null || header === '') return noPreferences;
   const faults: Fault[] = [];
   const preferences: { code?: number; latencyMs?: number; realtime?: boolean } = {};
   for (const token of (header ?? '').split(/[,;]/)) {
@@ -85,16 +89,16 @@ export function parsePreferences(header: string | null): Preferences | Failure {
  * @example
  * preferredResponse('uploadFile', 503); // 503 envelope with error_code 20002
  */
-export function preferredResponse(operationId: OperationId, code: number): Response | Failure | undefined {
+export function preferredResponse(operationId: OperationId, code: number): BytesAnswer | Failure | undefined {
   const statuses = documentedStatuses(operationId);
   if (statuses.includes(code) && code < 300) return undefined;
   if (statuses.includes(code)) {
     const example = errorExample(operationId, code);
-    if (example) return failureResponse(code, example.error_code, example.error_message);
+    if (example) return failureAnswer(code, example.error_code, example.error_message);
     const entry = Object.values(errors).find(
       (e) => e.status === code && (e.operations as readonly string[]).includes(operationId),
     );
-    if (entry) return failureResponse(code, entry.code, entry.message);
+    if (entry) return failureAnswer(code, entry.code, entry.message);
   }
   return fail(
     'invalidRequest',

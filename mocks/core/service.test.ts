@@ -89,6 +89,73 @@ describe('list paging (list-order decision)', () => {
   });
 });
 
+describe('kept list answers (the same bytes until something they show changes)', () => {
+  const listText = async (
+    service: MockService,
+    key = 'mock-key',
+    origin = 'http://mock.test',
+    query = '',
+  ) => {
+    const res = await service.fetch(
+      new Request(`${origin}/v1/voice/list${query}`, { headers: { 'X-API-Key': key } }),
+    );
+    return res.text();
+  };
+
+  it('answers the same bytes twice, and a change of state at once', async () => {
+    // Three voices use up the free clone uses: from then on a save changes nothing else in the answer.
+    const service = await withVoices(['a', 'b', 'c']);
+    const first = await listText(service);
+    expect(await listText(service)).toBe(first);
+    await withVoicesOn(service, 'd');
+    expect(await listText(service)).toContain('"voice_id":"d"');
+    await call(service, '/v1/voice/a', { method: 'DELETE' });
+    expect(await listText(service)).not.toContain('"voice_id":"a"');
+    expect(service.responseViolations).toEqual([]);
+  });
+
+  it('signs voice_url again when the clock moves a second, and for another origin', async () => {
+    const service = await withVoices(['a']);
+    const before = await listText(service);
+    service.clock.advance(1000);
+    const later = await listText(service);
+    expect(later).not.toBe(before);
+    expect(later.replace(/expires=\d+&signature=\w+/, '')).toBe(
+      before.replace(/expires=\d+&signature=\w+/, ''),
+    );
+    expect(await listText(service, 'mock-key', 'http://other.test')).toContain(
+      '"voice_url":"http://other.test/',
+    );
+  });
+
+  it('keeps answers apart per space, page size and cursor', async () => {
+    const service = await withVoices(['a', 'b', 'c']);
+    await listText(service);
+    expect(JSON.parse(await listText(service, 'mock-key-other-org')).data.list).toEqual([]);
+    expect(JSON.parse(await listText(service, 'mock-key-other-env')).data.list).toEqual([]);
+    const page = JSON.parse(
+      await listText(service, 'mock-key', 'http://mock.test', '?page_size=1&voice_id=b'),
+    );
+    expect(page.data.list.map((v: { voice_id: string }) => v.voice_id)).toEqual(['b']);
+    expect(JSON.parse(await listText(service)).data.list).toHaveLength(3);
+  });
+
+  it('shows what a restore put back, and is not changed by a client that changes its copy', async () => {
+    const service = await withVoices(['a', 'b', 'c']);
+    const snapshot = service.snapshot();
+    const res = await service.fetch(
+      new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } }),
+    );
+    new Uint8Array(await res.arrayBuffer()).fill(0x20);
+    const kept = await listText(service);
+    expect(JSON.parse(kept).data.list).toHaveLength(3);
+    await withVoicesOn(service, 'd');
+    expect(JSON.parse(await listText(service)).data.list).toHaveLength(4);
+    service.restore(snapshot);
+    expect(await listText(service)).toBe(kept);
+  });
+});
+
 describe('snapshot and restore', () => {
   it('puts voices, ledger and rate-limit state back', async () => {
     const service = await withVoices(['keep']);

@@ -4,7 +4,7 @@ import type { MockConfig, MockConfigInput } from '../config/types.js';
 import { type Clock, manualClock } from './clock.js';
 import type { AudioEngine, CoreRequest, Logger, ServiceDeps } from './context.js';
 import { controlPrefix, handleControl } from './control-api.js';
-import { failureResponse } from './envelope.js';
+import { type Answer, asResponse, failureAnswer } from './envelope.js';
 import { lazyAudioEngine } from './lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './pinned-storage.js';
 import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
@@ -43,6 +43,11 @@ export interface MockService {
    * `method`, `url`, `headers.get`, `body` and `signal` (`CoreRequest`), which adapters use to save work.
    */
   fetch(request: CoreRequest): Promise<Response>;
+  /**
+   * The same answer before it becomes a Fetch Response: bytes in memory come back as a `BytesAnswer`,
+   * which an adapter can write at once (the Node server does); streams and errors as a Response.
+   */
+  answer(request: CoreRequest): Promise<Answer>;
   readonly config: MockConfig;
   readonly clock: Clock;
   readonly state: MockState;
@@ -117,9 +122,9 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
   };
 
-  async function answer(request: CoreRequest, url: URL): Promise<Handled> {
+  async function handle(request: CoreRequest, url: URL): Promise<Handled> {
     if (url.pathname.startsWith(controlPrefix)) {
-      return { response: await handleControl(request, deps, controls), operationId: null };
+      return { answer: await handleControl(request, deps, controls), operationId: null };
     }
     const handled = await runPipeline(request, deps, url);
     if (!options.validateResponses || !handled.operationId) return handled;
@@ -127,7 +132,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       violations.push(violation);
       logger.error(violation);
     };
-    return { ...handled, response: await checkResponse(handled.operationId, handled.response, report) };
+    return { ...handled, answer: await checkResponse(handled.operationId, handled.answer, report) };
   }
 
   return {
@@ -137,23 +142,26 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     responseViolations: violations,
     ...controls,
     async fetch(request) {
+      return asResponse(await this.answer(request));
+    },
+    async answer(request) {
       // Parsed once per request: the router, the operation and the request log all read it.
       const url = new URL(request.url);
       let handled: Handled;
       try {
-        handled = await answer(request, url);
+        handled = await handle(request, url);
       } catch (error) {
         logger.error(`unexpected error on ${request.method} ${request.url}`, error);
         const { status, code, message } = errors.unexpected;
         handled = {
-          response: failureResponse(status, code, `${message}: ${(error as Error)?.message}`),
+          answer: failureAnswer(status, code, `${message}: ${(error as Error)?.message}`),
           operationId: null,
         };
       }
       if (!url.pathname.startsWith(controlPrefix)) {
         state.requests.add(logEntry(request, handled, deps, url));
       }
-      return handled.response;
+      return handled.answer;
     },
     close: () => deps.storage.close(),
   };

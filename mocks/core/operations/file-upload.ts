@@ -22,14 +22,8 @@ export const fileUpload: Operation = async ({ request, caller, deps }) => {
     await drain(request.body);
     // At least 1 s: when uploads still in flight hold the last slots, no counted one has to age out.
     const wait = Math.max(1, state.rateLimit.retryAfterSeconds(caller.user, clock.now()));
-    const refused = render(
-      fail(
-        'uploadRateLimited',
-        `upload limit reached: ${config.uploadsPerHour} uploads per user per hour; retry in ${wait} s`,
-      ),
-    );
-    refused.headers.set('Retry-After', String(wait));
-    return refused;
+    const message = `upload limit reached: ${config.uploadsPerHour} uploads per user per hour; retry in ${wait} s`;
+    return render(fail('uploadRateLimited', message), { 'Retry-After': String(wait) });
   }
   const space = uploadSpace(caller);
   const objectKey = `obj_${(await signer.sign(`upload\u0000${state.uploads.nextSequence()}\u0000${space}`)).slice(0, 40)}`;

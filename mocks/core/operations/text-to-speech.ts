@@ -1,9 +1,8 @@
 import type { AudioFormat } from '../../../openapi/contract.js';
 import type { SynthesisRequest as SynthesisRequestBody } from '../../../openapi/generated/voice-service.js';
 import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
-import { BytesResponse } from '../bytes-response.js';
 import type { Operation, OperationContext } from '../context.js';
-import { type Failure, fail } from '../envelope.js';
+import { BytesAnswer, type Failure, fail } from '../envelope.js';
 import { voiceSpace } from '../state/tenancy.js';
 import { audioBody } from '../synthesis-body.js';
 import { type CompleteAudio, completeAudio } from '../synthesis-cache.js';
@@ -97,14 +96,14 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       ...(body.language !== undefined ? { language: body.language } : {}),
     };
     state.ledger.recordCharacters(context.caller.account, [...body.generate_text].length);
-    const audioHeaders = (meta: CompleteAudio['meta']) => {
-      const headers = new Headers({ 'Content-Type': meta.mediaType });
-      if (checked.format === 'pcm') {
-        headers.set(config.pcmHeaders.sampleRate, String(meta.sampleRate));
-        headers.set(config.pcmHeaders.channels, String(meta.channels));
-        headers.set(config.pcmHeaders.bitDepth, String(meta.bitDepth));
-      }
-      return headers;
+    const audioHeaders = (meta: CompleteAudio['meta']): Record<string, string> => {
+      if (checked.format !== 'pcm') return { 'Content-Type': meta.mediaType };
+      return {
+        'Content-Type': meta.mediaType,
+        [config.pcmHeaders.sampleRate]: String(meta.sampleRate),
+        [config.pcmHeaders.channels]: String(meta.channels),
+        [config.pcmHeaders.bitDepth]: String(meta.bitDepth),
+      };
     };
     if (mode === 'complete') {
       // Built with a yield between chunks and answered with Content-Length; an identical request reuses it.
@@ -112,9 +111,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       // The client went away while the audio was being built: nobody is left to answer.
       if (!complete) return Response.error();
       const { meta, bytes } = complete;
-      const headers = audioHeaders(meta);
-      headers.set('Content-Length', String(bytes.byteLength));
-      return new BytesResponse(bytes, { status: 200, headers });
+      return new BytesAnswer(200, bytes, audioHeaders(meta));
     }
     const synthesis = await audio.synthesize(request);
     const headers = audioHeaders(synthesis);

@@ -23,15 +23,13 @@ export const voiceDelete: Operation = async ({ caller, pathParams, deps }) => {
   const space = voiceSpace(caller);
   const removed = deps.state.voices.remove(space, id);
   if (removed?.ownsAudio) await deps.storage.remove(removed.audioId);
-  const answer = ok(null);
   // Success is right (§4.4: idempotent, ids exactly as returned), but deleting "My_Voice" when the
   // mock holds "my_voice" is most likely a client that sends the id it saved, not the one returned.
   const normalized = normalizeVoiceId(id);
   if (!removed && normalized !== id && deps.state.voices.find(space, normalized)) {
-    answer.headers.set(
-      mockWarningHeader,
-      `no voice ${quoted(id)}; voice ${quoted(normalized)} exists - ids are used exactly as returned (spec section 4.4)`,
-    );
+    return ok(null, {
+      [mockWarningHeader]: `no voice ${quoted(id)}; voice ${quoted(normalized)} exists - ids are used exactly as returned (spec section 4.4)`,
+    });
   }
-  return answer;
+  return ok(null);
 };

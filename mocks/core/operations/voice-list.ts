@@ -1,6 +1,6 @@
 import { limits } from '../../../openapi/contract.js';
 import type { Operation, ServiceDeps } from '../context.js';
-import { fail, okBytes, okJsonBytes } from '../envelope.js';
+import { type BytesAnswer, fail, okBytes, okJsonBytes } from '../envelope.js';
 import { signVoiceUrl, voiceUrlExpiry } from '../signed-url.js';
 import { voiceSpace } from '../state/tenancy.js';
 import type { VoiceRecord, Voices } from '../state/voices.js';
@@ -36,7 +36,7 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
   const key = `${space}\u0000${url.origin}\u0000${expires}\u0000${remaining}\u0000${size}\u0000${query.voice_id ?? ''}`;
   const answers = answersOf(store);
   const known = answers.get(key);
-  if (known) return okBytes(known);
+  if (known) return known;
   const voices = store.inSpace(space);
   const cursor = query.voice_id;
   const start = startIndex(
@@ -61,22 +61,22 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
     total: page.length,
     remainingFreeCloneCount: remaining,
   });
-  const bytes = okJsonBytes(`{"list":[${entries.join(',')}],${rest.slice(1)}`);
+  const answer = okBytes(okJsonBytes(`{"list":[${entries.join(',')}],${rest.slice(1)}`));
   // A state change (or a save that signed while this one awaited) makes another version: not kept.
   if (store === deps.state.voices && answersOf(store) === answers) {
     if (answers.size >= maxKeptAnswers) answers.clear();
-    answers.set(key, bytes);
+    answers.set(key, answer);
   }
-  return okBytes(bytes);
+  return answer;
 };
 
-/** Answers kept per voice store, for one version of it: a list answer is the same bytes until then. */
-const keptAnswers = new WeakMap<Voices, { version: number; answers: Map<string, Uint8Array<ArrayBuffer>> }>();
+/** Answers kept per voice store, for one version of it (answers are immutable, so one serves many requests). */
+const keptAnswers = new WeakMap<Voices, { version: number; answers: Map<string, BytesAnswer> }>();
 
 /** At most this many kinds of list answer (space, page, cursor, origin, second) are kept at once. */
 const maxKeptAnswers = 256;
 
-function answersOf(store: Voices): Map<string, Uint8Array<ArrayBuffer>> {
+function answersOf(store: Voices): Map<string, BytesAnswer> {
   let entry = keptAnswers.get(store);
   if (entry?.version !== store.version) {
     entry = { version: store.version, answers: new Map() };
