@@ -115,9 +115,9 @@ if (want('synthesis')) {
 }
 
 if (want('analysis')) {
-  const speed = await analysisSpeed(smoke ? 1 : 5, smoke ? 5 : 55);
+  const speed = await analysisSpeed(smoke ? 1 : 5, smoke ? 5 : 60);
   results.analysis = speed;
-  log('\n## Analysis speed (a reference recording of about 55 s)');
+  log('\n## Analysis speed (a reference recording of 60 s)');
   for (const [format, s] of Object.entries(speed))
     log(
       `${format.padEnd(5)} ${fmt(s.audioSeconds)} s analysed in ${fmt(s.ms, 2)} ms (accepted: ${s.accepted})`,
