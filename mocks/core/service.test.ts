@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { synthesizeToBytes, systemVoices } from '../audio/index.js';
 import type { AudioEngine } from './context.js';
+import { BytesAnswer } from './envelope.js';
 import { createMockService, type MockService } from './service.js';
 import { memoryStorage } from './storage.js';
 
@@ -153,6 +154,28 @@ describe('kept list answers (the same bytes until something they show changes)',
     expect(JSON.parse(await listText(service)).data.list).toHaveLength(4);
     service.restore(snapshot);
     expect(await listText(service)).toBe(kept);
+  });
+});
+
+describe('answer(): what adapters write', () => {
+  it('gives envelopes as bytes with their length, streams as a Response, the same as fetch()', async () => {
+    const service = await withVoices(['a']);
+    const list = new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } });
+    const answer = await service.answer(list);
+    expect(answer).toBeInstanceOf(BytesAnswer);
+    const bytes = (answer as BytesAnswer).bytes;
+    const fetched = await service.fetch(list);
+    expect(fetched.headers.get('content-length')).toBe(String(bytes.byteLength));
+    expect(new Uint8Array(await fetched.arrayBuffer())).toEqual(bytes);
+    const stream = await service.answer(
+      new Request('http://mock.test/v1/text-to-speech/stream', {
+        method: 'POST',
+        headers: { 'X-API-Key': 'mock-key', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ generate_text: 'Hi.' }),
+      }),
+    );
+    expect(stream).toBeInstanceOf(Response);
+    await (stream as Response).body?.cancel();
   });
 });
 
