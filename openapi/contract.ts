@@ -171,6 +171,9 @@ export const pcmHeaders = {
 /** The API-key header of §5. */
 export const apiKeyHeader = 'X-API-Key';
 
+/** The header a mock answer carries when it is right by the spec but probably not what the client meant. */
+export const mockWarningHeader = 'X-Mock-Warning';
+
 /** Where an error entry comes from: stated by the spec, or chosen by the kit where the spec is silent. */
 export type ErrorSource = 'spec' | 'kit';
 

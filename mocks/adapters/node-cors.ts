@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { apiKeyHeader } from '../../openapi/contract.js';
+import { apiKeyHeader, mockWarningHeader } from '../../openapi/contract.js';
 import type { MockConfig } from '../config/types.js';
-import { mockWarningHeader } from '../core/operations/voice-delete.js';
 
 /** Headers a browser app may send: X-API-Key (which forces a preflight), Content-Type and Prefer. */
 export const corsAllowedHeaders = [apiKeyHeader, 'Content-Type', 'Prefer'] as const;

@@ -7,7 +7,7 @@ import {
   validateResponse,
 } from '../../openapi/validate.js';
 import { unixSeconds } from './clock.js';
-import type { CoreRequest, Operation, ServiceDeps } from './context.js';
+import type { CoreRequest, ServiceDeps } from './context.js';
 import {
   type Answer,
   asResponse,
@@ -18,24 +18,11 @@ import {
   isFailure,
   render,
 } from './envelope.js';
-import { fileUpload } from './operations/file-upload.js';
-import { textToSpeech, textToSpeechStream } from './operations/text-to-speech.js';
-import { voiceDelete } from './operations/voice-delete.js';
-import { voiceList } from './operations/voice-list.js';
-import { voiceSave } from './operations/voice-save.js';
+import { operations } from './operation-table.js';
 import { drain, readJsonBody } from './request-body.js';
 import { applyFaults, parsePreferences, preferredResponse } from './scenario.js';
 import { describeFindings, type FindingSource } from './schema-messages.js';
 import { findCaller } from './state/tenancy.js';
-
-const operations: Record<OperationId, Operation> = {
-  uploadFile: fileUpload,
-  saveVoice: voiceSave,
-  listVoices: voiceList,
-  deleteVoice: voiceDelete,
-  synthesizeSpeech: textToSpeech,
-  streamSpeech: textToSpeechStream,
-};
 
 const jsonOperations: ReadonlySet<OperationId> = new Set(['saveVoice', 'synthesizeSpeech', 'streamSpeech']);
 

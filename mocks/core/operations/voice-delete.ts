@@ -1,10 +1,7 @@
-import { normalizeVoiceId } from '../../../openapi/contract.js';
+import { mockWarningHeader, normalizeVoiceId } from '../../../openapi/contract.js';
 import type { Operation } from '../context.js';
 import { fail, ok } from '../envelope.js';
 import { voiceSpace } from '../state/tenancy.js';
-
-/** The header a mock answer carries when it is right by the spec but probably not what the client meant. */
-export const mockWarningHeader = 'X-Mock-Warning';
 
 /** A quoted id for a header value, kept to printable ASCII (not every client reads Latin-1): others as \uXXXX. */
 const quoted = (id: string) =>
