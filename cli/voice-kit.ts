@@ -3,7 +3,6 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cac } from 'cac';
 import { startMockServer } from '../mocks/adapters/node.js';
-import { loadConfigFile } from '../mocks/config/load-config.js';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
 
@@ -34,7 +33,9 @@ async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<num
   try {
     port = integerFlag('port', flags.port, 0, 65_535);
     seed = integerFlag('seed', flags.seed, 0, 2 ** 32 - 1);
-    if (flags.config) config = await loadConfigFile(flags.config);
+    // Imported only with --config: each module is startup time, and most runs use the defaults.
+    if (flags.config)
+      config = await (await import('../mocks/config/load-config.js')).loadConfigFile(flags.config);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     fail(`voice-kit mock: ${error.message}`);

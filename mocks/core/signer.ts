@@ -18,14 +18,17 @@ const memoCapacity = 4096;
  */
 export function createSigner(seed: number): Signer {
   const encoder = new TextEncoder();
-  const key = crypto.subtle.importKey(
-    'raw',
-    encoder.encode(`voice-kit mock seed ${seed}`),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
+  // Imported on the first signature, not here: touching Web Crypto loads Node's whole crypto layer
+  // (~3 ms of the mock's startup), and a server that has stored nothing yet has nothing to sign.
+  let key: Promise<CryptoKey> | undefined;
   const compute = async (message: string): Promise<string> => {
+    key ??= crypto.subtle.importKey(
+      'raw',
+      encoder.encode(`voice-kit mock seed ${seed}`),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
     const mac = await crypto.subtle.sign('HMAC', await key, encoder.encode(message));
     return Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, '0')).join('');
   };
