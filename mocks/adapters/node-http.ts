@@ -117,17 +117,27 @@ async function toBodyRequest(req: IncomingMessage, res: ServerResponse, url: str
 }
 
 /**
+ * Told apart without `instanceof Headers`: the first read of the global `Headers` makes Node load its
+ * whole Fetch implementation (undici, ~25 ms), which a server answering only in-memory bytes (the
+ * first list, say) never needs. A plain record's values are strings, never a `forEach` method.
+ */
+function isFetchHeaders(own: Headers | Readonly<Record<string, string>>): own is Headers {
+  return typeof (own as Headers).forEach === 'function';
+}
+
+/**
  * The head of a Node answer as one flat [name, value, ...] list for `res.writeHead`: `extra` (the
  * CORS headers) first, unless the answer sets the same header itself, then the answer's own.
  */
 function headList(own: Headers | Readonly<Record<string, string>>, extra: readonly string[]): string[] {
   const list: string[] = [];
-  const has = own instanceof Headers ? (name: string) => own.has(name) : (name: string) => name in own;
+  const fetchHeaders = isFetchHeaders(own);
+  const has = fetchHeaders ? (name: string) => own.has(name) : (name: string) => name in own;
   for (let i = 0; i + 1 < extra.length; i += 2) {
     const name = extra[i] as string;
     if (!has(name)) list.push(name, extra[i + 1] as string);
   }
-  if (own instanceof Headers) {
+  if (fetchHeaders) {
     own.forEach((value, name) => {
       list.push(name, value);
     });
