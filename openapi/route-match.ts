@@ -82,8 +82,11 @@ const recent = new Map<string, RouteMatch>();
 
 /** A copy a caller may change without changing the next answer. */
 function copyOf(match: RouteMatch): RouteMatch {
-  if (match.kind === 'match') return { ...match, pathParams: { ...match.pathParams } };
-  if (match.kind === 'method-not-allowed') return { ...match, allowed: [...match.allowed] };
+  // Built field by field: a spread followed by an override takes V8's slow path on every request.
+  if (match.kind === 'match') {
+    return { kind: 'match', operationId: match.operationId, pathParams: Object.assign({}, match.pathParams) };
+  }
+  if (match.kind === 'method-not-allowed') return { kind: 'method-not-allowed', allowed: [...match.allowed] };
   return match;
 }
 

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errors } from '../../openapi/contract.js';
 import type { CoreRequest } from '../core/context.js';
@@ -62,20 +62,41 @@ function requestHeaders(req: IncomingMessage): Headers {
 }
 
 /**
- * The headers of a Node request, read as a Fetch `Headers.get` reads them: names in any case, repeated
- * headers joined with ", " (Node joins the ones this service reads, X-API-Key and Prefer, that way).
+ * A header of a Node request as Fetch's `Headers.get` gives it: the name in any case, every occurrence
+ * joined with ", "; null when absent. Read from `rawHeaders`, the parser's own list: Node's
+ * `req.headers` object is built on first use, which cost a list request more than the rest of its
+ * header handling.
  */
-class NodeHeaders {
-  readonly #raw: IncomingHttpHeaders;
+export function rawHeader(raw: readonly string[], name: string): string | null {
+  const wanted = name.toLowerCase();
+  let value: string | null = null;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const candidate = raw[i] as string;
+    if (candidate.length !== wanted.length || candidate.toLowerCase() !== wanted) continue;
+    value = value === null ? (raw[i + 1] as string) : `${value}, ${raw[i + 1]}`;
+  }
+  return value;
+}
 
-  constructor(raw: IncomingHttpHeaders) {
+/** The first Host header of a request (Node keeps the first of several), undefined without one. */
+export function firstHost(raw: readonly string[]): string | undefined {
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') return raw[i + 1];
+  }
+  return undefined;
+}
+
+/** The headers of a body-less Node request, read as a Fetch `Headers.get` reads them. */
+class NodeHeaders {
+  readonly #raw: readonly string[];
+
+  constructor(raw: readonly string[]) {
     this.#raw = raw;
   }
 
   get(name: string): string | null {
-    const value = this.#raw[name.toLowerCase()];
-    if (value === undefined) return null;
-    return typeof value === 'string' ? value : value.join(', ');
+    return rawHeader(this.#raw, name);
   }
 }
 
@@ -98,7 +119,7 @@ export function toRequest(
   const url = requestUrl(req, origin);
   const method = req.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') {
-    return { method, url, headers: new NodeHeaders(req.headers), body: null, signal: answeredAtOnce };
+    return { method, url, headers: new NodeHeaders(req.rawHeaders), body: null, signal: answeredAtOnce };
   }
   return toBodyRequest(req, res, url, method);
 }
@@ -147,6 +168,9 @@ function headList(own: Headers | Readonly<Record<string, string>>, extra: readon
   return list;
 }
 
+/** The head of each answer written, per CORS list: a kept answer (the list) is sent again and again. */
+const heads = new WeakMap<BytesAnswer, { readonly extra: readonly string[]; readonly head: string[] }>();
+
 /**
  * Writes an answer whose bytes are in memory with one `writeHead` and one `res.end`, as a bare
  * node:http server does.
@@ -156,9 +180,14 @@ export function writeBytesAnswer(
   res: ServerResponse,
   extra: readonly string[] = [],
 ): void {
-  const head = headList(answer.headers, extra);
-  head.push('Content-Length', String(answer.bytes.byteLength));
-  res.writeHead(answer.status, head);
+  let kept = heads.get(answer);
+  if (kept?.extra !== extra) {
+    const head = headList(answer.headers, extra);
+    head.push('Content-Length', String(answer.bytes.byteLength));
+    kept = { extra, head };
+    heads.set(answer, kept);
+  }
+  res.writeHead(answer.status, kept.head);
   res.end(answer.bytes);
 }
 

@@ -5,7 +5,7 @@ import { type Answer, BytesAnswer } from '../core/envelope.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { tempDirStorage } from './file-storage.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './node-cors.js';
-import { answerClientError, toRequest, writeBytesAnswer, writeResponse } from './node-http.js';
+import { answerClientError, firstHost, toRequest, writeBytesAnswer, writeResponse } from './node-http.js';
 
 /** Options of the Node mock server; `service` wins over `config` and `seed`. */
 export interface MockServerOptions {
@@ -69,7 +69,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       answerPreflight(req, res);
       return;
     }
-    const hostHeader = req.headers.host;
+    // The first Host, as Node keeps it; read from the raw list (building req.headers costs more).
+    const hostHeader = firstHost(req.rawHeaders);
     const origin = hostHeader === undefined ? fallbackOrigin : `http://${hostHeader}`;
     let answered: Promise<Answer>;
     try {

@@ -129,6 +129,15 @@ describe('kept list answers (the same bytes until something they show changes)',
     );
   });
 
+  it('gives every request that comes while voice URLs are being signed the same answer', async () => {
+    const service = await withVoices(['a', 'b', 'c']);
+    service.clock.advance(5000);
+    const texts = await Promise.all(Array.from({ length: 8 }, () => listText(service)));
+    expect(new Set(texts).size).toBe(1);
+    expect(JSON.parse(texts[0] as string).data.list).toHaveLength(3);
+    expect(await listText(service)).toBe(texts[0]);
+  });
+
   it('keeps answers apart per space, page size and cursor', async () => {
     const service = await withVoices(['a', 'b', 'c']);
     await listText(service);

@@ -1,6 +1,6 @@
 import { limits } from '../../../openapi/contract.js';
 import type { Operation, ServiceDeps } from '../context.js';
-import { type BytesAnswer, fail, okBytes, okJsonBytes } from '../envelope.js';
+import { BytesAnswer, type Failure, fail, isFailure, okBytes, okJsonBytes } from '../envelope.js';
 import { signVoiceUrl, voiceUrlExpiry } from '../signed-url.js';
 import { voiceSpace } from '../state/tenancy.js';
 import type { VoiceRecord, Voices } from '../state/voices.js';
@@ -28,17 +28,51 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
     return fail('pageSizeOutOfRange', `page_size must be an integer from 1 to 20, got "${query.page_size}"`);
   }
   const space = voiceSpace(caller);
-  const store = deps.state.voices;
   const expires = voiceUrlExpiry(deps);
   const remaining = deps.state.ledger.remainingFreeUses(caller.account);
   // Everything the answer depends on (the voices' version covers what a cursor means); the cursor,
   // the only free text, comes last so that no value can pass for another.
   const key = `${space}\u0000${url.origin}\u0000${expires}\u0000${remaining}\u0000${size}\u0000${query.voice_id ?? ''}`;
-  const answers = answersOf(store);
+  const answers = answersOf(deps.state.voices);
   const known = answers.get(key);
   if (known) return known;
-  const voices = store.inSpace(space);
-  const cursor = query.voice_id;
+  const made = listPage(deps, {
+    space,
+    origin: url.origin,
+    expires,
+    remaining,
+    size,
+    cursor: query.voice_id,
+  });
+  if (isFailure(made)) return made;
+  if (answers.size >= maxKeptAnswers) answers.clear();
+  answers.set(key, made);
+  if (made instanceof BytesAnswer) return made;
+  // Signing voice URLs: the requests that come meanwhile (each new second, up to one per connection)
+  // wait for this answer instead of signing the same URLs again.
+  try {
+    const answer = await made;
+    if (answers.get(key) === made) answers.set(key, answer);
+    return answer;
+  } catch (error) {
+    if (answers.get(key) === made) answers.delete(key);
+    throw error;
+  }
+};
+
+interface PageRequest {
+  readonly space: string;
+  readonly origin: string;
+  readonly expires: number;
+  readonly remaining: number;
+  readonly size: number;
+  readonly cursor: string | undefined;
+}
+
+/** One page of the list: at once when every voice_url of it is signed already, else once it is. */
+function listPage(deps: ServiceDeps, page: PageRequest): BytesAnswer | Promise<BytesAnswer> | Failure {
+  const { space, origin, expires, size, cursor } = page;
+  const voices = deps.state.voices.inSpace(space);
   const start = startIndex(
     voices,
     cursor,
@@ -50,33 +84,32 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
       `voice_id "${cursor}" is not a cursor returned by a preceding list response`,
     );
   }
-  const page = voices.slice(start, start + size);
+  const shown = voices.slice(start, start + size);
   const next = voices[start + size];
-  const pending = page.map((voice) => entryJson(deps, url.origin, expires, voice));
-  // Awaited only when some entry had to be signed: 20 settled promises a request cost as much as the rest.
-  const entries = pending.every((entry) => typeof entry === 'string') ? pending : await Promise.all(pending);
   const rest = JSON.stringify({
     ...(next ? { next_voice_id: next.voiceId } : {}),
     has_more: next !== undefined,
-    total: page.length,
-    remainingFreeCloneCount: remaining,
+    total: shown.length,
+    remainingFreeCloneCount: page.remaining,
   });
-  const answer = okBytes(okJsonBytes(`{"list":[${entries.join(',')}],${rest.slice(1)}`));
-  // A state change (or a save that signed while this one awaited) makes another version: not kept.
-  if (store === deps.state.voices && answersOf(store) === answers) {
-    if (answers.size >= maxKeptAnswers) answers.clear();
-    answers.set(key, answer);
-  }
-  return answer;
-};
+  const answerOf = (entries: readonly string[]) =>
+    okBytes(okJsonBytes(`{"list":[${entries.join(',')}],${rest.slice(1)}`));
+  const pending = shown.map((voice) => entryJson(deps, origin, expires, voice));
+  // Awaited only when some entry had to be signed: 20 settled promises cost as much as the rest.
+  if (pending.every((entry) => typeof entry === 'string')) return answerOf(pending as string[]);
+  return Promise.all(pending).then(answerOf);
+}
 
 /** Answers kept per voice store, for one version of it (answers are immutable, so one serves many requests). */
-const keptAnswers = new WeakMap<Voices, { version: number; answers: Map<string, BytesAnswer> }>();
+const keptAnswers = new WeakMap<
+  Voices,
+  { version: number; answers: Map<string, BytesAnswer | Promise<BytesAnswer>> }
+>();
 
 /** At most this many kinds of list answer (space, page, cursor, origin, second) are kept at once. */
 const maxKeptAnswers = 256;
 
-function answersOf(store: Voices): Map<string, BytesAnswer> {
+function answersOf(store: Voices): Map<string, BytesAnswer | Promise<BytesAnswer>> {
   let entry = keptAnswers.get(store);
   if (entry?.version !== store.version) {
     entry = { version: store.version, answers: new Map() };
