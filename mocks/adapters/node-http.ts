@@ -193,7 +193,15 @@ export async function writeResponse(
     reader.cancel('client went away').catch(() => {});
   };
   res.once('close', onClose);
-  let flushed: Promise<unknown> = Promise.resolve();
+  // Writes handed to the socket and written out, counted with one callback for all of them (not a
+  // promise per chunk), so that a body that errors can let what was written reach the client first.
+  let sent = 0;
+  let written = 0;
+  let allWritten: (() => void) | undefined;
+  const onWritten = () => {
+    written++;
+    if (written === sent) allWritten?.();
+  };
   try {
     for (;;) {
       const next = await reader.read();
@@ -202,7 +210,8 @@ export async function writeResponse(
         return;
       }
       if (next.done) break;
-      flushed = new Promise((resolve) => res.write(next.value, resolve));
+      sent++;
+      res.write(next.value, onWritten);
       if (res.writableNeedDrain && !(await drained(res))) {
         await reader.cancel('client went away');
         return;
@@ -212,7 +221,8 @@ export async function writeResponse(
     res.end();
   } catch {
     // A body that errors is a connection cut: let the bytes already written reach the client first.
-    await Promise.race([flushed, closed(res)]);
+    if (written < sent)
+      await Promise.race([new Promise<void>((resolve) => (allWritten = resolve)), closed(res)]);
     res.destroy();
   }
 }
