@@ -7,7 +7,7 @@
  */
 
 import type { Point, Segment } from './synthesize-builder.js';
-import { detCos, type Resonator, resonator } from './synthesize-math.js';
+import { detCos, resonatorInto } from './synthesize-math.js';
 import type { UtterancePlan } from './synthesize-plan.js';
 
 const TABLE_SIZE = 1024;
@@ -69,10 +69,14 @@ export class Renderer {
   private readonly step = new Float64Array(11);
   private readonly fixed = new Float64Array(6);
 
-  /** The end of the last segment entered, and its resonators (see `enter`). */
+  /**
+   * Resonator coefficients (a, b, c) of the current segment: its start's three formants, its end's
+   * three, then the frication band; and what the last ones were designed from (see `enter`).
+   */
+  private readonly coefficients = new Float64Array(21);
   private lastTo: Point | undefined;
   private lastBandwidths: Segment['bandwidths'] | undefined;
-  private lastFilters: readonly [Resonator, Resonator, Resonator] | undefined;
+  private lastNoise: Segment['noise'] | undefined;
 
   /** True while the current segment is silence from end to end. */
   private silent = false;
@@ -119,49 +123,49 @@ export class Renderer {
 
   private enter(seg: Segment): void {
     const rate = this.plan.sampleRate;
-    const { from, to, bandwidths } = seg;
+    const { from, to, bandwidths, noise } = seg;
     this.silent = isSilent(from) && isSilent(to);
+    const k = this.coefficients;
     // A segment starts where the previous one ended (the builder hands over the same Point), so the
     // resonators of its start are those of the previous end: half the filter designs per segment.
-    const again = from === this.lastTo && bandwidths === this.lastBandwidths && this.lastFilters;
-    const [r1a, r2a, r3a] = again || [
-      resonator(from.formants[0], bandwidths[0], rate),
-      resonator(from.formants[1], bandwidths[1], rate),
-      resonator(from.formants[2], bandwidths[2], rate),
-    ];
-    const r1b = resonator(to.formants[0], bandwidths[0], rate);
-    const r2b = resonator(to.formants[1], bandwidths[1], rate);
-    const r3b = resonator(to.formants[2], bandwidths[2], rate);
+    if (from === this.lastTo && bandwidths === this.lastBandwidths) {
+      k.copyWithin(0, 9, 18);
+    } else {
+      resonatorInto(k, 0, from.formants[0], bandwidths[0], rate);
+      resonatorInto(k, 3, from.formants[1], bandwidths[1], rate);
+      resonatorInto(k, 6, from.formants[2], bandwidths[2], rate);
+    }
+    resonatorInto(k, 9, to.formants[0], bandwidths[0], rate);
+    resonatorInto(k, 12, to.formants[1], bandwidths[1], rate);
+    resonatorInto(k, 15, to.formants[2], bandwidths[2], rate);
+    // The frication band stays the same object across the segments of a sound.
+    if (noise !== this.lastNoise) resonatorInto(k, 18, noise.frequency, noise.bandwidth, rate);
     this.lastTo = to;
     this.lastBandwidths = bandwidths;
-    this.lastFilters = [r1b, r2b, r3b];
-    // Written in place, not through arrays: this runs for every segment of every stream.
-    const value = this.value;
-    const step = this.step;
+    this.lastNoise = noise;
     const length = seg.length;
-    const ramp = (i: number, start: number, end: number): void => {
-      value[i] = start;
-      step[i] = (end - start) / length;
-    };
-    ramp(0, from.f0 / rate, to.f0 / rate);
-    ramp(1, from.voice, to.voice);
-    ramp(2, from.aspiration, to.aspiration);
-    ramp(3, from.frication, to.frication);
-    ramp(4, r1a.a, r1b.a);
-    ramp(5, r1a.b, r1b.b);
-    ramp(6, r2a.a, r2b.a);
-    ramp(7, r2a.b, r2b.b);
-    ramp(8, r3a.a, r3b.a);
-    ramp(9, r3a.b, r3b.b);
-    ramp(10, 0, 0);
-    const fric = resonator(seg.noise.frequency, seg.noise.bandwidth, rate);
+    this.ramp(0, from.f0 / rate, to.f0 / rate, length);
+    this.ramp(1, from.voice, to.voice, length);
+    this.ramp(2, from.aspiration, to.aspiration, length);
+    this.ramp(3, from.frication, to.frication, length);
+    for (let f = 0; f < 3; f++) {
+      this.ramp(4 + 2 * f, k[3 * f] as number, k[9 + 3 * f] as number, length);
+      this.ramp(5 + 2 * f, k[3 * f + 1] as number, k[9 + 3 * f + 1] as number, length);
+    }
+    this.ramp(10, 0, 0, length);
     const fixed = this.fixed;
-    fixed[0] = r1a.c;
-    fixed[1] = r2a.c;
-    fixed[2] = r3a.c;
-    fixed[3] = fric.a;
-    fixed[4] = fric.b;
-    fixed[5] = fric.c;
+    fixed[0] = k[2] as number;
+    fixed[1] = k[5] as number;
+    fixed[2] = k[8] as number;
+    fixed[3] = k[18] as number;
+    fixed[4] = k[19] as number;
+    fixed[5] = k[20] as number;
+  }
+
+  /** Parameter `i` starts at `start` and moves to `end` over `length` samples. */
+  private ramp(i: number, start: number, end: number, length: number): void {
+    this.value[i] = start;
+    this.step[i] = (end - start) / length;
   }
 
   private run(out: Int16Array, offset: number, n: number): void {
