@@ -13,7 +13,7 @@ import {
   voiceBarFormants,
   vowelFormants,
 } from './synthesize-phones.js';
-import type { Syllable, Vowel } from './text.js';
+import type { Phone, Syllable, Vowel } from './text.js';
 
 /** The synthesis parameters at one instant. */
 export interface Point {
@@ -49,6 +49,13 @@ export interface BuilderOptions {
 
 const silentNoise: Noise = { frequency: 4000, bandwidth: 3000, level: 0 };
 
+/** The time of a run of phones, summed in order (the same float additions as ever). */
+function phonesTime(phones: readonly Phone[], timeScale: number): number {
+  let sum = 0;
+  for (const phone of phones) sum += phoneSounds[phone].duration * timeScale;
+  return sum;
+}
+
 /** Accumulates segments; `at()` is the one primitive, the rest are phone recipes built on it. */
 export class SegmentBuilder {
   readonly segments: Segment[] = [];
@@ -73,6 +80,8 @@ export class SegmentBuilder {
   }
 
   scale(formants: Formants): Formants {
+    // A counting pass keeps no targets: spare the allocation (~15 per syllable).
+    if (this.countOnly) return formants;
     const s = this.options.formantScale;
     return [formants[0] * s[0], formants[1] * s[1], formants[2] * s[2]];
   }
@@ -170,17 +179,16 @@ export class SegmentBuilder {
 
   /** A whole syllable of `seconds`: onset consonants, the vowel (gliding for diphthongs), coda consonants. */
   syllable(syllable: Syllable, seconds: number, level: number, timeScale: number): void {
-    const onset = syllable.onset.map((p) => phoneSounds[p]);
-    const coda = syllable.coda.map((p) => phoneSounds[p]);
-    const timeOf = (sounds: readonly PhoneSound[]): number =>
-      sounds.reduce((sum, s) => sum + s.duration * timeScale, 0);
-    const onsetTime = timeOf(onset);
-    const vowelTime = Math.max(0.07 * timeScale, seconds - onsetTime - timeOf(coda));
+    const onsetTime = phonesTime(syllable.onset, timeScale);
+    const vowelTime = Math.max(0.07 * timeScale, seconds - onsetTime - phonesTime(syllable.coda, timeScale));
     // The pitch movement completes on the vowel, where it is heard; the coda holds the final pitch.
     this.contour.duration = onsetTime + vowelTime;
     const first = syllable.nucleus[0] ?? 'e';
     const second = syllable.nucleus[1];
-    for (const sound of onset) this.consonant(sound, sound.duration * timeScale, first, level);
+    for (const phone of syllable.onset) {
+      const sound = phoneSounds[phone];
+      this.consonant(sound, sound.duration * timeScale, first, level);
+    }
     const attack = Math.min(0.03, vowelTime * 0.25);
     const release = Math.min(0.035, vowelTime * 0.25);
     const hold = vowelTime - attack - release;
@@ -192,10 +200,14 @@ export class SegmentBuilder {
       this.at(hold, { voice: level * 0.92 });
     }
     this.at(release, { voice: level * 0.45 });
-    for (const sound of coda) this.consonant(sound, sound.duration * timeScale, second ?? first, level * 0.8);
+    for (const phone of syllable.coda) {
+      const sound = phoneSounds[phone];
+      this.consonant(sound, sound.duration * timeScale, second ?? first, level * 0.8);
+    }
   }
 
   private scaleNoise(noise: Noise): Noise {
+    if (this.countOnly) return noise;
     const s = Math.sqrt(this.options.formantScale[1]);
     return { ...noise, frequency: noise.frequency * s, bandwidth: noise.bandwidth * s };
   }

@@ -7,7 +7,7 @@
  */
 
 import type { Point, Segment } from './synthesize-builder.js';
-import { detCos, resonator } from './synthesize-math.js';
+import { detCos, resonatorInto } from './synthesize-math.js';
 import type { UtterancePlan } from './synthesize-plan.js';
 
 const TABLE_SIZE = 1024;
@@ -57,22 +57,26 @@ const INT_TO_UNIT = 4.656612873077393e-10;
 export class Renderer {
   private segment = 0;
   private position = 0;
-  private noiseState: number;
-  private phase = 0;
-  private jit = 1;
-  // Filter memories: three formants and the frication band.
-  private y1a = 0;
-  private y1b = 0;
-  private y2a = 0;
-  private y2b = 0;
-  private y3a = 0;
-  private y3b = 0;
-  private zA = 0;
-  private zB = 0;
+  /**
+   * Oscillator and filter memories, carried from one call to the next: phase, jitter, then the two
+   * memories of each formant and of the frication band (see `run`). In typed arrays rather than fields,
+   * where each double stored would be a fresh heap number: this state is written on every call.
+   */
+  private readonly memory = new Float64Array(10);
+  private readonly noiseState = new Int32Array(1);
   /** Parameters now, then their per-sample steps, in a fixed order (see `enter`). */
   private readonly value = new Float64Array(11);
   private readonly step = new Float64Array(11);
   private readonly fixed = new Float64Array(6);
+
+  /**
+   * Resonator coefficients (a, b, c) of the current segment: its start's three formants, its end's
+   * three, then the frication band; and what the last ones were designed from (see `enter`).
+   */
+  private readonly coefficients = new Float64Array(21);
+  private lastTo: Point | undefined;
+  private lastBandwidths: Segment['bandwidths'] | undefined;
+  private lastNoise: Segment['noise'] | undefined;
 
   /** True while the current segment is silence from end to end. */
   private silent = false;
@@ -80,7 +84,8 @@ export class Renderer {
   private readonly ringSamples: number;
 
   constructor(private readonly plan: UtterancePlan) {
-    this.noiseState = plan.seed | 0 || 0x2545f491;
+    this.noiseState[0] = plan.seed | 0 || 0x2545f491;
+    this.memory[1] = 1; // jitter factor
     this.ringSamples = Math.round(plan.sampleRate * 0.06);
   }
 
@@ -99,7 +104,7 @@ export class Renderer {
       let n = Math.min(left, seg.length - this.position);
       if (this.silent && this.position >= this.ringSamples) {
         // Deep inside a silence the filters have rung out: write zeros instead of filtering zeros.
-        this.y1a = this.y1b = this.y2a = this.y2b = this.y3a = this.y3b = this.zA = this.zB = 0;
+        this.memory.fill(0, 2);
         out.fill(0, at, at + n);
       } else {
         if (this.silent) n = Math.min(n, this.ringSamples - this.position);
@@ -118,47 +123,49 @@ export class Renderer {
 
   private enter(seg: Segment): void {
     const rate = this.plan.sampleRate;
-    const { from, to, bandwidths } = seg;
+    const { from, to, bandwidths, noise } = seg;
     this.silent = isSilent(from) && isSilent(to);
-    const r1a = resonator(from.formants[0], bandwidths[0], rate);
-    const r1b = resonator(to.formants[0], bandwidths[0], rate);
-    const r2a = resonator(from.formants[1], bandwidths[1], rate);
-    const r2b = resonator(to.formants[1], bandwidths[1], rate);
-    const r3a = resonator(from.formants[2], bandwidths[2], rate);
-    const r3b = resonator(to.formants[2], bandwidths[2], rate);
-    const start = [
-      from.f0 / rate,
-      from.voice,
-      from.aspiration,
-      from.frication,
-      r1a.a,
-      r1a.b,
-      r2a.a,
-      r2a.b,
-      r3a.a,
-      r3a.b,
-      0,
-    ];
-    const end = [
-      to.f0 / rate,
-      to.voice,
-      to.aspiration,
-      to.frication,
-      r1b.a,
-      r1b.b,
-      r2b.a,
-      r2b.b,
-      r3b.a,
-      r3b.b,
-      0,
-    ];
-    for (let i = 0; i < start.length; i++) {
-      const s = start[i] ?? 0;
-      this.value[i] = s;
-      this.step[i] = ((end[i] ?? 0) - s) / seg.length;
+    const k = this.coefficients;
+    // A segment starts where the previous one ended (the builder hands over the same Point), so the
+    // resonators of its start are those of the previous end: half the filter designs per segment.
+    if (from === this.lastTo && bandwidths === this.lastBandwidths) {
+      k.copyWithin(0, 9, 18);
+    } else {
+      resonatorInto(k, 0, from.formants[0], bandwidths[0], rate);
+      resonatorInto(k, 3, from.formants[1], bandwidths[1], rate);
+      resonatorInto(k, 6, from.formants[2], bandwidths[2], rate);
     }
-    const fric = resonator(seg.noise.frequency, seg.noise.bandwidth, rate);
-    this.fixed.set([r1a.c, r2a.c, r3a.c, fric.a, fric.b, fric.c]);
+    resonatorInto(k, 9, to.formants[0], bandwidths[0], rate);
+    resonatorInto(k, 12, to.formants[1], bandwidths[1], rate);
+    resonatorInto(k, 15, to.formants[2], bandwidths[2], rate);
+    // The frication band stays the same object across the segments of a sound.
+    if (noise !== this.lastNoise) resonatorInto(k, 18, noise.frequency, noise.bandwidth, rate);
+    this.lastTo = to;
+    this.lastBandwidths = bandwidths;
+    this.lastNoise = noise;
+    const length = seg.length;
+    this.ramp(0, from.f0 / rate, to.f0 / rate, length);
+    this.ramp(1, from.voice, to.voice, length);
+    this.ramp(2, from.aspiration, to.aspiration, length);
+    this.ramp(3, from.frication, to.frication, length);
+    for (let f = 0; f < 3; f++) {
+      this.ramp(4 + 2 * f, k[3 * f] as number, k[9 + 3 * f] as number, length);
+      this.ramp(5 + 2 * f, k[3 * f + 1] as number, k[9 + 3 * f + 1] as number, length);
+    }
+    this.ramp(10, 0, 0, length);
+    const fixed = this.fixed;
+    fixed[0] = k[2] as number;
+    fixed[1] = k[5] as number;
+    fixed[2] = k[8] as number;
+    fixed[3] = k[18] as number;
+    fixed[4] = k[19] as number;
+    fixed[5] = k[20] as number;
+  }
+
+  /** Parameter `i` starts at `start` and moves to `end` over `length` samples. */
+  private ramp(i: number, start: number, end: number, length: number): void {
+    this.value[i] = start;
+    this.step[i] = (end - start) / length;
   }
 
   private run(out: Int16Array, offset: number, n: number): void {
@@ -193,7 +200,18 @@ export class Renderer {
     const fc = f[5] ?? 0;
     const jitter = this.plan.jitter;
     const table = glottalTable;
-    let { phase, jit, noiseState: ns, y1a, y1b, y2a, y2b, y3a, y3b, zA, zB } = this;
+    const m = this.memory;
+    let phase = m[0] as number;
+    let jit = m[1] as number;
+    let y1a = m[2] as number;
+    let y1b = m[3] as number;
+    let y2a = m[4] as number;
+    let y2b = m[5] as number;
+    let y3a = m[6] as number;
+    let y3b = m[7] as number;
+    let zA = m[8] as number;
+    let zB = m[9] as number;
+    let ns = this.noiseState[0] as number;
     for (let i = 0; i < n; i++) {
       ns ^= ns << 13;
       ns ^= ns >>> 17;
@@ -239,7 +257,27 @@ export class Renderer {
       a3 += da3;
       b3 += db3;
     }
-    v.set([inc, voice, asp, fric, a1, b1, a2, b2, a3, b3, 0]);
-    Object.assign(this, { phase, jit, noiseState: ns, y1a, y1b, y2a, y2b, y3a, y3b, zA, zB });
+    v[0] = inc;
+    v[1] = voice;
+    v[2] = asp;
+    v[3] = fric;
+    v[4] = a1;
+    v[5] = b1;
+    v[6] = a2;
+    v[7] = b2;
+    v[8] = a3;
+    v[9] = b3;
+    v[10] = 0;
+    m[0] = phase;
+    m[1] = jit;
+    m[2] = y1a;
+    m[3] = y1b;
+    m[4] = y2a;
+    m[5] = y2b;
+    m[6] = y3a;
+    m[7] = y3b;
+    m[8] = zA;
+    m[9] = zB;
+    this.noiseState[0] = ns;
   }
 }

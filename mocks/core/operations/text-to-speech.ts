@@ -10,6 +10,25 @@ import { type CompleteAudio, completeAudio } from '../synthesis-cache.js';
 /** The synthesis request body of §2.4, after the OpenAPI validation (the type generated from the YAML). */
 type SynthesisBody = SynthesisRequestBody;
 
+/**
+ * The length of a text in code points, as `[...text].length` counts it (a lone surrogate is one), without
+ * making an array of the whole text: a 5,000-character request counted twice cost ~0.1 ms before its
+ * first audio byte.
+ */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i + 1 < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdbff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) {
+      count--;
+      i++;
+    }
+  }
+  return count;
+}
+
 /** A voice the caller may synthesize with: a system voice, or a custom voice of its organization and environment. */
 function findVoice({ deps, caller }: OperationContext, id: string): VoiceProfile | undefined {
   return (
@@ -35,7 +54,7 @@ function check(
   const { config } = context.deps;
   if (!context.caller.capabilities.tts)
     return fail('missingApiKey', 'this API key is not permitted to use Text-to-Speech');
-  const length = [...body.generate_text].length;
+  const length = codePoints(body.generate_text);
   if (length === 0) return fail('textMissing', 'generate_text must not be empty');
   // Whitespace alone says nothing; a text of expression tags alone ("[laugh]") makes their sound.
   if (body.generate_text.trim() === '')
@@ -95,7 +114,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       ...(body.emotion_class !== undefined ? { emotion: body.emotion_class } : {}),
       ...(body.language !== undefined ? { language: body.language } : {}),
     };
-    state.ledger.recordCharacters(context.caller.account, [...body.generate_text].length);
+    state.ledger.recordCharacters(context.caller.account, codePoints(body.generate_text));
     const audioHeaders = (meta: CompleteAudio['meta']): Record<string, string> => {
       if (checked.format !== 'pcm') return { 'Content-Type': meta.mediaType };
       return {
