@@ -64,6 +64,7 @@ export interface CoreRequest {
 export interface OperationContext {
   readonly operationId: OperationId;
   readonly request: CoreRequest;
+  /** The parsed request URL, shared with other requests for the same URL: read it, never change it. */
   readonly url: URL;
   readonly caller: Caller;
   readonly pathParams: Record<string, string>;

@@ -74,13 +74,17 @@ export async function runPipeline(
   const { operationId } = route;
   const preferences = parsePreferences(request.headers.get('prefer'));
   const latencyMs = isFailure(preferences) ? 0 : (preferences.latencyMs ?? 0);
-  const respond = async (answer: Answer | Failure, late = true): Promise<Handled> => {
-    await drain(request.body);
+  const respond = (answer: Answer | Failure, late = true): Handled | Promise<Handled> => {
+    const handled = { answer: isFailure(answer) ? render(answer) : answer, operationId };
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
     const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;
-    if (late && latencyMs > 0 && !streamed) await deps.sleep(latencyMs);
-    return { answer: isFailure(answer) ? render(answer) : answer, operationId };
+    const waits = late && latencyMs > 0 && !streamed;
+    // Without a body to drain or a wait, the answer goes back in this turn (most GETs).
+    if (request.body === null && !waits) return handled;
+    return drain(request.body)
+      .then(() => (waits ? deps.sleep(latencyMs) : undefined))
+      .then(() => handled);
   };
   const caller = findCaller(deps.config.keys, request.headers.get(apiKeyHeader));
   // The key is checked before any Prefer is honoured, except `code=401`, which asks for this very answer.
@@ -114,8 +118,8 @@ export async function runPipeline(
     deps,
   };
   const answer = await operations[operationId](context);
+  if (preferences.faults.length === 0) return respond(answer);
   const handled = await respond(answer);
-  if (preferences.faults.length === 0) return handled;
   return { ...handled, answer: applyFaults(asResponse(handled.answer), preferences.faults, deps.sleep) };
 }
 

@@ -65,6 +65,19 @@ export interface MockService {
   close(): Promise<void>;
 }
 
+/** Parsed URLs of recent requests, shared read-only: clients repeat the same few (the list, a page). */
+const recentUrls = new Map<string, URL>();
+
+function parsedUrl(href: string): URL {
+  let url = recentUrls.get(href);
+  if (!url) {
+    if (recentUrls.size >= 512) recentUrls.clear();
+    url = new URL(href);
+    recentUrls.set(href, url);
+  }
+  return url;
+}
+
 // A zero wait is a yield between synthesized chunks, thousands per long text: setTimeout(0) would
 // add ~1 ms each, setImmediate lets pending I/O in and goes on at once.
 const defaultSleep = (ms: number): Promise<void> =>
@@ -146,7 +159,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     async answer(request) {
       // Parsed once per request: the router, the operation and the request log all read it.
-      const url = new URL(request.url);
+      const url = parsedUrl(request.url);
       let handled: Handled;
       try {
         handled = await handle(request, url);
