@@ -34,11 +34,28 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
 /** Bodies up to this size with a declared Content-Length are read whole before the Request is built. */
 const smallBodyBytes = 65_536;
 
+// The absolute URLs of recent requests per origin and path: clients repeat the same few, and one
+// string made once is cheaper than joining (and later flattening) a new one per request.
+const recentHrefs = new Map<string, Map<string, string>>();
+
 function requestUrl(req: IncomingMessage, origin: string): string {
   const path = req.url ?? '/';
-  // The usual origin-form path joins the origin as is (one URL parse, in the Request); anything
-  // else (absolute-form, `//x`) goes through URL resolution as before.
-  return path.startsWith('/') && !path.startsWith('//') ? origin + path : new URL(path, origin).href;
+  // The usual origin-form path joins the origin as is; anything else (absolute-form, `//x`) goes
+  // through URL resolution.
+  if (!path.startsWith('/') || path.startsWith('//')) return new URL(path, origin).href;
+  let hrefs = recentHrefs.get(origin);
+  if (!hrefs) {
+    if (recentHrefs.size >= 64) recentHrefs.clear();
+    hrefs = new Map();
+    recentHrefs.set(origin, hrefs);
+  }
+  let href = hrefs.get(path);
+  if (href === undefined) {
+    if (hrefs.size >= 512) hrefs.clear();
+    href = origin + path;
+    hrefs.set(path, href);
+  }
+  return href;
 }
 
 function readSmallBody(req: IncomingMessage): Promise<Buffer> {

@@ -7,6 +7,19 @@ import { tempDirStorage } from './file-storage.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './node-cors.js';
 import { answerClientError, firstHost, toRequest, writeBytesAnswer, writeResponse } from './node-http.js';
 
+// The origin of each Host a client sent (a handful), made once instead of per request.
+const origins = new Map<string, string>();
+
+function originOf(host: string): string {
+  let origin = origins.get(host);
+  if (origin === undefined) {
+    if (origins.size >= 64) origins.clear();
+    origin = `http://${host}`;
+    origins.set(host, origin);
+  }
+  return origin;
+}
+
 /** Options of the Node mock server; `service` wins over `config` and `seed`. */
 export interface MockServerOptions {
   /** Default 4010; 0 picks a free port. */
@@ -71,7 +84,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     // The first Host, as Node keeps it; read from the raw list (building req.headers costs more).
     const hostHeader = firstHost(req.rawHeaders);
-    const origin = hostHeader === undefined ? fallbackOrigin : `http://${hostHeader}`;
+    const origin = hostHeader === undefined ? fallbackOrigin : originOf(hostHeader);
     let answered: Promise<Answer>;
     try {
       // A GET's request is made at once; one with a body once its small body is read.

@@ -40,6 +40,18 @@ function findingsFailure(where: FindingSource, findings: Finding[], received: un
   return fail('invalidRequest', text);
 }
 
+// Parsed URLs are shared between requests for the same URL (service.ts), and so is their query.
+const queries = new WeakMap<URL, Readonly<Record<string, string>>>();
+
+function queryOf(url: URL): Readonly<Record<string, string>> {
+  let query = queries.get(url);
+  if (!query) {
+    query = Object.freeze(Object.fromEntries(url.searchParams));
+    queries.set(url, query);
+  }
+  return query;
+}
+
 /** The answer to a request, and what the pipeline learned about it for the request log. */
 export interface Handled {
   answer: Answer;
@@ -96,7 +108,7 @@ export async function runPipeline(
     preferences.code === undefined ? undefined : preferredResponse(operationId, preferences.code);
   if (preferred) return respond(preferred);
   if (!caller) return respond(fail('missingApiKey'), false);
-  const query = Object.fromEntries(url.searchParams);
+  const query = queryOf(url);
   const queryFindings = validateQuery(operationId, query);
   if (queryFindings.length > 0) return respond(findingsFailure('query', queryFindings, query));
   let body: unknown;

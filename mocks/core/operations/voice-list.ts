@@ -30,12 +30,13 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
   const space = voiceSpace(caller);
   const expires = voiceUrlExpiry(deps);
   const remaining = deps.state.ledger.remainingFreeUses(caller.account);
-  // Everything the answer depends on (the voices' version covers what a cursor means); the cursor,
-  // the only free text, comes last so that no value can pass for another.
-  const key = `${space}\u0000${url.origin}\u0000${expires}\u0000${remaining}\u0000${size}\u0000${query.voice_id ?? ''}`;
+  // Everything the answer depends on: the URL (origin, page size, cursor), the caller's space, the
+  // voice_url expiry second and the free uses left; the voices' version covers what a cursor means.
+  // Compared field by field: a key string per request cost more than the lookup it served.
   const answers = answersOf(deps.state.voices);
-  const known = answers.get(key);
-  if (known) return known;
+  let forUrl = answers.get(url.href);
+  const kept = forUrl?.find((k) => k.space === space);
+  if (kept && kept.expires === expires && kept.remaining === remaining) return kept.answer;
   const made = listPage(deps, {
     space,
     origin: url.origin,
@@ -45,17 +46,23 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
     cursor: query.voice_id,
   });
   if (isFailure(made)) return made;
-  if (answers.size >= maxKeptAnswers) answers.clear();
-  answers.set(key, made);
+  if (!forUrl) {
+    if (answers.size >= maxKeptAnswers) answers.clear();
+    forUrl = [];
+    answers.set(url.href, forUrl);
+  }
+  const entry: KeptAnswer = { space, expires, remaining, answer: made };
+  if (kept) forUrl[forUrl.indexOf(kept)] = entry;
+  else forUrl.push(entry);
   if (made instanceof BytesAnswer) return made;
   // Signing voice URLs: the requests that come meanwhile (each new second, up to one per connection)
   // wait for this answer instead of signing the same URLs again.
   try {
     const answer = await made;
-    if (answers.get(key) === made) answers.set(key, answer);
+    if (entry.answer === made) entry.answer = answer;
     return answer;
   } catch (error) {
-    if (answers.get(key) === made) answers.delete(key);
+    if (entry.answer === made) forUrl.splice(forUrl.indexOf(entry), 1);
     throw error;
   }
 };
@@ -100,16 +107,22 @@ function listPage(deps: ServiceDeps, page: PageRequest): BytesAnswer | Promise<B
   return Promise.all(pending).then(answerOf);
 }
 
-/** Answers kept per voice store, for one version of it (answers are immutable, so one serves many requests). */
-const keptAnswers = new WeakMap<
-  Voices,
-  { version: number; answers: Map<string, BytesAnswer | Promise<BytesAnswer>> }
->();
+/** A list answer kept for one space at one URL, with what else it depends on. */
+interface KeptAnswer {
+  readonly space: string;
+  readonly expires: number;
+  readonly remaining: number;
+  answer: BytesAnswer | Promise<BytesAnswer>;
+}
 
-/** At most this many kinds of list answer (space, page, cursor, origin, second) are kept at once. */
+/** Answers kept per voice store, for one version of it (answers are immutable, so one serves many requests). */
+const keptAnswers = new WeakMap<Voices, { version: number; answers: Map<string, KeptAnswer[]> }>();
+
+/** At most this many request URLs (origin, page size, cursor) have answers kept at once. */
 const maxKeptAnswers = 256;
 
-function answersOf(store: Voices): Map<string, BytesAnswer | Promise<BytesAnswer>> {
+/** The kept answers of the store's current version, per request URL. */
+function answersOf(store: Voices): Map<string, KeptAnswer[]> {
   let entry = keptAnswers.get(store);
   if (entry?.version !== store.version) {
     entry = { version: store.version, answers: new Map() };

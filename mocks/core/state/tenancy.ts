@@ -18,7 +18,17 @@ export function findCaller(keys: readonly KeyConfig[], presented: string | null)
  * The space voices live in: one organization in one API environment. Voices are listed, named and
  * deleted per organization (§4.3); environments never see each other's resources (§5.4).
  */
-export const voiceSpace = (caller: Caller): string => `${caller.organization}\u0000${caller.environment}`;
+export function voiceSpace(caller: Caller): string {
+  let space = voiceSpaces.get(caller);
+  if (space === undefined) {
+    space = `${caller.organization}\u0000${caller.environment}`;
+    voiceSpaces.set(caller, space);
+  }
+  return space;
+}
+
+// A caller is one of the configured keys, and every list request asks for its space.
+const voiceSpaces = new WeakMap<Caller, string>();
 
 /** The space uploads live in: organization + project space + environment (§2.2, §5.4). */
 export const uploadSpace = (caller: Caller): string =>
