@@ -36,6 +36,15 @@ describe('planLazily', () => {
     expect(lazy.segments.filter(Boolean).length).toBeLessThan(Math.max(2, whole.segments.length)); // released
   });
 
+  it.each([0.3, 1, 3.5])(
+    'counts the size a whole plan has at speed %s (consonants counted once per phone)',
+    (speed) => {
+      const text = 'Strength splits; chrysanthemums, rhythm and schwa! Thick sticks, quick frogs. '.repeat(4);
+      const request = { text, voice, format: 'wav' as const, speed };
+      expect(planLazily(request, 22_050).totalSamples).toBe(planUtterance(request, 22_050).totalSamples);
+    },
+  );
+
   it('gives the same bytes each time a stream is read again', () => {
     const stream = synthesize({ text: 'Once. Twice, and again!', voice, format: 'wav', chunkMs: 50 });
     const read = () => Buffer.concat([...stream.chunks()]);
