@@ -1,11 +1,13 @@
-import { writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { synthesizeToBytes, systemVoices } from '../../mocks/audio/index.js';
 import type { VoiceProfile } from '../../mocks/audio/types.js';
 import { type LoadResult, load } from './load.js';
-import { freePort, memoryOf, resetPeak, type Spawned, spawnServer } from './servers.js';
-import { percentile, timeStream } from './stream.js';
+import { freePort, memoryOf, resetPeak, root, type Spawned, spawnServer } from './servers.js';
+import { percentile, type StreamTiming, timeStream } from './stream.js';
 import { streamUpload } from './upload.js';
 
 export const apiKey = 'mock-key';
@@ -95,6 +97,27 @@ export interface ThroughputRow {
   readonly result: LoadResult;
 }
 
+/** An answer's body and its header lines as sent (names as spelled, in order), without the connection's own. */
+function rawAnswer(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ body: Buffer; headers: string[] }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const own = ['date', 'connection', 'keep-alive', 'transfer-encoding'];
+        const lines = res.rawHeaders.flatMap((value, i, all) =>
+          i % 2 === 0 && !own.includes(value.toLowerCase()) ? [value, all[i + 1] as string] : [],
+        );
+        resolve({ body: Buffer.concat(chunks), headers: lines });
+      });
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
 /** List throughput on the mock, Prism and a bare server, in turn, `rounds` times interleaved, after a warm-up. */
 export async function listThroughput(
   seconds: number,
@@ -104,18 +127,20 @@ export async function listThroughput(
   const mock = await spawnMock();
   const prism = await spawnPrism();
   let bare: Spawned | undefined;
+  const bodyFile = join(tmpdir(), `voice-kit-bench-list-${process.pid}.json`);
+  const headerFile = `${bodyFile}.headers`;
   try {
     await seedVoices(mock.url, 20);
-    const listBytes = new Uint8Array(
-      await (await fetch(`${mock.url}/v1/voice/list`, { headers: auth })).arrayBuffer(),
-    );
-    const bodyFile = join(tmpdir(), `voice-kit-bench-list-${process.pid}.json`);
-    writeFileSync(bodyFile, listBytes);
+    // The bare server answers the very bytes the mock sends: its body and its own header lines (CORS
+    // included; Node adds Date and Connection to both), so only the work behind them differs.
+    const listed = await rawAnswer(`${mock.url}/v1/voice/list`, auth);
+    writeFileSync(bodyFile, listed.body);
+    writeFileSync(headerFile, JSON.stringify(listed.headers));
     const barePort = await freePort();
     bare = await spawnServer(
       'bare node:http',
       process.execPath,
-      ['scripts/bench/bare-server.mjs', String(barePort), bodyFile],
+      ['scripts/bench/bare-server.mjs', String(barePort), bodyFile, headerFile],
       `http://127.0.0.1:${barePort}`,
       listProbe,
     );
@@ -135,6 +160,8 @@ export async function listThroughput(
     return rows;
   } finally {
     await Promise.all([mock.stop(), prism.stop(), bare?.stop()]);
+    rmSync(bodyFile, { force: true });
+    rmSync(headerFile, { force: true });
   }
 }
 
@@ -149,16 +176,27 @@ export interface LatencySummary {
   readonly bytes: number;
 }
 
+/** Runs `requests` timed streams, after `warmUp` untimed ones, from a fresh client process (stream-client.ts). */
+function timedStreams(url: string, text: string, warmUp: number, requests: number): Promise<StreamTiming[]> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/bench/stream-client.ts', url, apiKey, String(warmUp), String(requests)],
+      { cwd: root, maxBuffer: 16 * 2 ** 20 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as StreamTiming[])),
+    );
+    child.stdin?.end(text);
+  });
+}
+
 async function latencyOf(
   server: string,
   url: string,
   text: string,
+  warmUp: number,
   requests: number,
 ): Promise<LatencySummary> {
-  const timings = [];
-  for (let i = 0; i < requests; i += 1) {
-    timings.push(await timeStream(`${url}/v1/text-to-speech/stream`, apiKey, { generate_text: text }));
-  }
+  const timings = await timedStreams(url, text, warmUp, requests);
   const first = timings.map((t) => t.firstByteMs);
   const total = timings.map((t) => t.totalMs);
   return {
@@ -179,10 +217,10 @@ export async function streamLatency(requests: number, proxyRequests: number): Pr
   const mock = await spawnMock();
   let proxy: Spawned | undefined;
   try {
-    await latencyOf('mock', mock.url, text, 3); // warm-up
-    const direct = await latencyOf('mock', mock.url, text, requests);
+    // Three untimed streams first, from the same client process: JIT on both sides.
+    const direct = await latencyOf('mock', mock.url, text, 3, requests);
     proxy = await spawnPrismProxy(mock.url);
-    const viaPrism = await latencyOf('mock via prism proxy', proxy.url, text, proxyRequests);
+    const viaPrism = await latencyOf('mock via prism proxy', proxy.url, text, 1, proxyRequests);
     return [direct, viaPrism];
   } finally {
     await Promise.all([mock.stop(), proxy?.stop()]);
