@@ -50,16 +50,6 @@ export function synthesisSpeed(
   return out;
 }
 
-function joined(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 /**
  * A reference recording of exactly `seconds` of speech as WAV, and as MP3. The MP3 holds slightly less
  * PCM: the encoder adds priming and padding (no gapless tag), and its frames must still fit in the
@@ -69,11 +59,13 @@ export async function referenceOf(seconds: number): Promise<Record<'wav' | 'mp3'
   const { samples, sampleRate } = synthesizeSamples({ text: textForSeconds(seconds + 1), voice });
   const exact = samples.subarray(0, Math.round(seconds * sampleRate));
   const wav = encodeWav(exact, { sampleRate, channels: 1, bitDepth: 16 });
-  const first = joined([...mp3Chunks([exact], sampleRate)]);
+  const first = Buffer.concat([...mp3Chunks([exact], sampleRate)]);
   const measured = await analyze(first);
   const excess = Math.max(0, Math.ceil(((measured.durationSeconds ?? seconds) - seconds) * sampleRate));
   const mp3 =
-    excess === 0 ? first : joined([...mp3Chunks([exact.subarray(0, exact.length - excess)], sampleRate)]);
+    excess === 0
+      ? first
+      : Buffer.concat([...mp3Chunks([exact.subarray(0, exact.length - excess)], sampleRate)]);
   return { wav, mp3 };
 }
 
