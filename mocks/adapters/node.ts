@@ -1,20 +1,28 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { offsetClock } from '../core/clock.js';
-import { type Answer, BytesAnswer } from '../core/envelope.js';
+import { type Answer, BytesAnswer, fail, render } from '../core/envelope.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { tempDirStorage } from './file-storage.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './node-cors.js';
 import { answerClientError, firstHost, toRequest, writeBytesAnswer, writeResponse } from './node-http.js';
 
-// The origin of each Host a client sent (a handful), made once instead of per request.
-const origins = new Map<string, string>();
+// The origin of each Host a client sent (a handful), made once instead of per request; null for a
+// Host that is not host[:port] ("evil.test/x?" would otherwise become part of the path).
+const origins = new Map<string, string | null>();
 
-function originOf(host: string): string {
+function originOf(host: string): string | null {
   let origin = origins.get(host);
   if (origin === undefined) {
     if (origins.size >= 64) origins.clear();
-    origin = `http://${host}`;
+    origin = null;
+    try {
+      const url = new URL(`http://${host}`);
+      const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '';
+      if (bare && !host.includes('/') && !host.includes('@')) origin = url.origin;
+    } catch {
+      // not a host: refused below
+    }
     origins.set(host, origin);
   }
   return origin;
@@ -85,6 +93,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     // The first Host, as Node keeps it; read from the raw list (building req.headers costs more).
     const hostHeader = firstHost(req.rawHeaders);
     const origin = hostHeader === undefined ? fallbackOrigin : originOf(hostHeader);
+    if (origin === null) {
+      const refused = render(
+        fail('invalidRequest', `Host header ${JSON.stringify(hostHeader)} is not host[:port]`),
+      );
+      writeBytesAnswer(refused, res, extra);
+      return finish(req);
+    }
     let answered: Promise<Answer>;
     try {
       // A GET's request is made at once; one with a body once its small body is read.

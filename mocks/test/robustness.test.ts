@@ -1,5 +1,7 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errors } from '../../openapi/contract.js';
+import { type MockServer, startMockServer } from '../adapters/node.js';
 import { envelope, json, nodeTarget, type Target, uploadInit } from './helpers.js';
 
 const key = { 'X-API-Key': 'mock-key' };
@@ -177,5 +179,40 @@ describe('robustness over real HTTP', () => {
     for (const name of ['a.WAV', 'b.Mp3', 'c.m4a', 'd.webm', 'e.ogg']) {
       expect((await target.request('/v1/files/upload', uploadInit(wav, name))).status).toBe(200);
     }
+  });
+});
+
+describe('the Host header over real HTTP', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await startMockServer({ port: 0 });
+  });
+  afterAll(() => server.close());
+
+  // fetch may not set Host; node:http may. A Host that is not host[:port] must not become the path.
+  const withHost = (host: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const sent = request(`${server.url}/v1/voice/list`, { headers: { ...key, host } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+
+  it.each(['evil.test/x?y', 'a b', 'x:99999', 'user@host', '[::1'])(
+    'Host %j → 400/10001 envelope',
+    async (host) => {
+      const { status, body } = await withHost(host);
+      expect([status, JSON.parse(body).error_code]).toEqual([400, errors.invalidRequest.code]);
+    },
+  );
+
+  it('answers a well-formed Host in any case, with its port', async () => {
+    const { status, body } = await withHost('MOCK.TEST:80');
+    expect([status, JSON.parse(body).succeed]).toEqual([200, true]);
   });
 });
