@@ -5,7 +5,8 @@ import { type Answer, BytesAnswer, fail, render } from '../core/envelope.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { tempDirStorage } from './file-storage.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './node-cors.js';
-import { answerClientError, firstHost, toRequest, writeBytesAnswer, writeResponse } from './node-http.js';
+import { answerClientError, writeBytesAnswer, writeResponse } from './node-http.js';
+import { firstHost, toRequest } from './node-request.js';
 
 // The origin of each Host a client sent (a handful), made once instead of per request; null for a
 // Host that is not host[:port] ("evil.test/x?" would otherwise become part of the path).

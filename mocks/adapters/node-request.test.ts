@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstHost, rawHeader } from './node-http.js';
+import { firstHost, rawHeader } from './node-request.js';
 
 describe('request headers read from Node rawHeaders', () => {
   const raw = [
