@@ -137,7 +137,7 @@ export async function runPipeline(
 
 const decoder = new TextDecoder();
 
-/** The status, media type and JSON text of an answer that is JSON; undefined for any other. */
+/** The JSON text of an answer that is JSON; undefined for any other. */
 async function jsonOf(answer: Answer): Promise<string | undefined> {
   if (answer instanceof BytesAnswer) {
     const json = answer.headers['Content-Type']?.startsWith('application/json');

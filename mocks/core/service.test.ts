@@ -167,6 +167,15 @@ describe('kept list answers (the same bytes until something they show changes)',
 });
 
 describe('answer(): what adapters write', () => {
+  it('works unbound: fetch and answer can be handed around as functions', async () => {
+    const service = await withVoices([]);
+    const { fetch: unboundFetch, answer } = service;
+    const list = () =>
+      new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } });
+    expect((await unboundFetch(list())).status).toBe(200);
+    expect((await answer(list())).status).toBe(200);
+  });
+
   it('gives envelopes as bytes with their length, streams as a Response, the same as fetch()', async () => {
     const service = await withVoices(['a']);
     const list = new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } });

@@ -148,34 +148,36 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     return { ...handled, answer: await checkResponse(handled.operationId, handled.answer, report) };
   }
 
+  async function answer(request: CoreRequest): Promise<Answer> {
+    // Parsed once per request: the router, the operation and the request log all read it.
+    const url = parsedUrl(request.url);
+    let handled: Handled;
+    try {
+      handled = await handle(request, url);
+    } catch (error) {
+      logger.error(`unexpected error on ${request.method} ${request.url}`, error);
+      const { status, code, message } = errors.unexpected;
+      handled = {
+        answer: failureAnswer(status, code, `${message}: ${(error as Error)?.message}`),
+        operationId: null,
+      };
+    }
+    if (!url.pathname.startsWith(controlPrefix)) {
+      state.requests.add(logEntry(request, handled, deps, url));
+    }
+    return handled.answer;
+  }
+
   return {
     config,
     clock: deps.clock,
     state,
     responseViolations: violations,
     ...controls,
-    async fetch(request) {
-      return asResponse(await this.answer(request));
-    },
-    async answer(request) {
-      // Parsed once per request: the router, the operation and the request log all read it.
-      const url = parsedUrl(request.url);
-      let handled: Handled;
-      try {
-        handled = await handle(request, url);
-      } catch (error) {
-        logger.error(`unexpected error on ${request.method} ${request.url}`, error);
-        const { status, code, message } = errors.unexpected;
-        handled = {
-          answer: failureAnswer(status, code, `${message}: ${(error as Error)?.message}`),
-          operationId: null,
-        };
-      }
-      if (!url.pathname.startsWith(controlPrefix)) {
-        state.requests.add(logEntry(request, handled, deps, url));
-      }
-      return handled.answer;
-    },
+    // Closures, not methods: `fetch: service.fetch` (handed to a client or the conformance runner)
+    // must work unbound.
+    fetch: async (request) => asResponse(await answer(request)),
+    answer,
     close: () => deps.storage.close(),
   };
 }
