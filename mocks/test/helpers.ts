@@ -1,3 +1,4 @@
+import { type RequestOptions, request } from 'node:http';
 import { setupServer } from 'msw/node';
 import { expect } from 'vitest';
 import type { OperationId } from '../../openapi/contract.js';
@@ -133,4 +134,22 @@ export async function createVoice(target: Target, voiceId: string, key = 'mock-k
 /** Byte equality without vitest's element-by-element diff (slow on audio-sized arrays). */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.byteLength === b.byteLength && Buffer.compare(a, b) === 0;
+}
+
+/**
+ * A body-less request over node:http, for what fetch may not send (a Host of one's own, huge headers);
+ * resolves with the status and the body as text.
+ */
+export function rawGet(url: string, options: RequestOptions): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, options, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
 }

@@ -1,8 +1,8 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errors, limits } from '../../openapi/contract.js';
-import { envelope, json, nodeTarget, referenceWav, type Target } from './helpers.js';
+import { envelope, json, nodeTarget, rawGet, referenceWav, type Target } from './helpers.js';
 
 describe('over real HTTP', () => {
   let target: Target;
@@ -42,25 +42,7 @@ describe('over real HTTP', () => {
 
   it('answers headers larger than Node accepts with a 431 envelope', async () => {
     const url = new URL(await target.request('/__mock/clock').then((r) => r.url));
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: '/v1/voice/list',
-          headers: { 'X-Big': 'a'.repeat(32_000) },
-        },
-        (res) => {
-          let body = '';
-          res.on('data', (chunk) => {
-            body += chunk;
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
+    const answer = await rawGet(`${url.origin}/v1/voice/list`, { headers: { 'X-Big': 'a'.repeat(32_000) } });
     expect(answer.status).toBe(431);
     expect(JSON.parse(answer.body)).toMatchObject({
       error_code: errors.invalidRequest.code,

@@ -1,8 +1,7 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errors } from '../../openapi/contract.js';
 import { type MockServer, startMockServer } from '../adapters/node.js';
-import { envelope, json, nodeTarget, type Target, uploadInit } from './helpers.js';
+import { envelope, json, nodeTarget, rawGet, type Target, uploadInit } from './helpers.js';
 
 const key = { 'X-API-Key': 'mock-key' };
 const wav = new Uint8Array([82, 73, 70, 70, 1, 2, 3, 4]);
@@ -190,18 +189,7 @@ describe('the Host header over real HTTP', () => {
   afterAll(() => server.close());
 
   // fetch may not set Host; node:http may. A Host that is not host[:port] must not become the path.
-  const withHost = (host: string) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const sent = request(`${server.url}/v1/voice/list`, { headers: { ...key, host } }, (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => {
-          body += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      sent.on('error', reject);
-      sent.end();
-    });
+  const withHost = (host: string) => rawGet(`${server.url}/v1/voice/list`, { headers: { ...key, host } });
 
   it.each(['evil.test/x?y', 'a b', 'x:99999', 'user@host', '[::1'])(
     'Host %j → 400/10001 envelope',
