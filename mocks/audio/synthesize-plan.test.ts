@@ -52,4 +52,20 @@ describe('planLazily', () => {
     expect(first.length).toBe(stream.byteLength);
     expect(Buffer.compare(read(), first)).toBe(0);
   });
+
+  it('plans a repeated request from the memo with the same samples, and never mixes up two voices', () => {
+    const text = 'A sentence said twice, the same way each time. And a second one!';
+    const request = { text, voice, format: 'pcm' as const, speed: 1.2 };
+    const fresh = rendered(planUtterance(request, 24_000));
+    planLazily(request, 24_000); // now in the memo
+    const again = planLazily(request, 24_000);
+    expect(again.totalSamples).toBe(fresh.length);
+    expect(Buffer.compare(Buffer.from(rendered(again).buffer), Buffer.from(fresh.buffer))).toBe(0);
+    // A custom voice remade under the same id and seed with another profile (slower speech) is planned
+    // anew: it must not be given the first voice's size.
+    const slower: VoiceProfile = { ...voice, syllablesPerSecond: voice.syllablesPerSecond / 2 };
+    const other = { ...request, voice: slower };
+    expect(planLazily(other, 24_000).totalSamples).toBe(planUtterance(other, 24_000).totalSamples);
+    expect(planLazily(other, 24_000).totalSamples).toBeGreaterThan(fresh.length);
+  });
 });
