@@ -107,6 +107,10 @@ export async function writeResponse(
       if (next.done) break;
       sent++;
       res.write(next.value, onWritten);
+      // Node corks the socket on a write and uncorks it on the next tick, and this loop runs in
+      // microtasks while the body keeps up: the first chunk went out only with the fourth (~0.3 ms
+      // later). One tick after the first write sends it, with the head, before the second is rendered.
+      if (sent === 1) await nextTick();
       if (res.writableNeedDrain && !(await drained(res))) {
         await reader.cancel('client went away');
         return;
@@ -121,6 +125,8 @@ export async function writeResponse(
     res.destroy();
   }
 }
+
+const nextTick = (): Promise<void> => new Promise((resolve) => process.nextTick(resolve));
 
 /** Resolves true on 'drain', false if the answer closes first; leaves no listener behind either way. */
 function drained(res: ServerResponse): Promise<boolean> {
