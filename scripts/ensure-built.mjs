@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds dist/ only when a source is newer than the last build, so `npm start` answers in well under a
-// second on an unchanged tree and still never runs stale code after an edit or a pull.
+// second on an unchanged tree and still never runs stale code after an edit or a pull. Run as a script
+// (`npm run bench`), or imported by scripts/start.mjs, which then runs the CLI in the same process.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,26 +22,31 @@ function newest(dir) {
   return latest;
 }
 
-let built = 0;
-try {
-  built = statSync(stamp).mtimeMs;
-} catch {
-  // never built
-}
-const changed = Math.max(
-  ...sources.map((s) => newest(join(root, s))),
-  statSync(join(root, 'tsconfig.build.json')).mtimeMs,
-);
-if (changed > built) {
-  process.stderr.write('voice-kit: building dist/ (sources changed since the last build)…\n');
-  const tsc = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
-    { stdio: 'inherit' },
+/** Rebuilds dist/ with tsc when a source changed since the last build; exits the process if tsc fails. */
+export function ensureBuilt() {
+  let built = 0;
+  try {
+    built = statSync(stamp).mtimeMs;
+  } catch {
+    // never built
+  }
+  const changed = Math.max(
+    ...sources.map((s) => newest(join(root, s))),
+    statSync(join(root, 'tsconfig.build.json')).mtimeMs,
   );
-  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-  // tsc leaves its build info untouched when nothing needed emitting (e.g. after a checkout that only
-  // changed mtimes); mark the build as current so the next start does not try again.
-  const now = new Date();
-  utimesSync(stamp, now, now);
+  if (changed > built) {
+    process.stderr.write('voice-kit: building dist/ (sources changed since the last build)…\n');
+    const tsc = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
+      { stdio: 'inherit' },
+    );
+    if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+    // tsc leaves its build info untouched when nothing needed emitting (e.g. after a checkout that only
+    // changed mtimes); mark the build as current so the next start does not try again.
+    const now = new Date();
+    utimesSync(stamp, now, now);
+  }
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) ensureBuilt();
