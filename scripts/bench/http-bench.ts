@@ -177,11 +177,18 @@ export interface LatencySummary {
 }
 
 /** Runs `requests` timed streams, after `warmUp` untimed ones, from a fresh client process (stream-client.ts). */
-function timedStreams(url: string, text: string, warmUp: number, requests: number): Promise<StreamTiming[]> {
+function timedStreams(
+  url: string,
+  text: string,
+  warmUp: number,
+  requests: number,
+  fresh: boolean,
+): Promise<StreamTiming[]> {
+  const args = [url, apiKey, String(warmUp), String(requests), ...(fresh ? ['fresh'] : [])];
   return new Promise((resolve, reject) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', 'scripts/bench/stream-client.ts', url, apiKey, String(warmUp), String(requests)],
+      ['--import', 'tsx', 'scripts/bench/stream-client.ts', ...args],
       { cwd: root, maxBuffer: 16 * 2 ** 20 },
       (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as StreamTiming[])),
     );
@@ -195,8 +202,9 @@ async function latencyOf(
   text: string,
   warmUp: number,
   requests: number,
+  fresh = false,
 ): Promise<LatencySummary> {
-  const timings = await timedStreams(url, text, warmUp, requests);
+  const timings = await timedStreams(url, text, warmUp, requests, fresh);
   const first = timings.map((t) => t.firstByteMs);
   const total = timings.map((t) => t.totalMs);
   return {
@@ -211,7 +219,10 @@ async function latencyOf(
   };
 }
 
-/** Time to first audio byte and total time for a 5,000-character stream: the mock, then via Prism's proxy. */
+/**
+ * Time to first audio byte and total time for a 5,000-character stream: the mock (the same text each
+ * time, then a new text each time), then via Prism's proxy.
+ */
 export async function streamLatency(requests: number, proxyRequests: number): Promise<LatencySummary[]> {
   const text = 'Hello there, this is a streaming benchmark. '.repeat(200).slice(0, 5000);
   const mock = await spawnMock();
@@ -219,9 +230,11 @@ export async function streamLatency(requests: number, proxyRequests: number): Pr
   try {
     // Three untimed streams first, from the same client process: JIT on both sides.
     const direct = await latencyOf('mock', mock.url, text, 3, requests);
+    // The same, with a text never seen before each time: what the mock does without its plan memo.
+    const fresh = await latencyOf('mock, new texts', mock.url, text, 3, requests, true);
     proxy = await spawnPrismProxy(mock.url);
     const viaPrism = await latencyOf('mock via prism proxy', proxy.url, text, 1, proxyRequests);
-    return [direct, viaPrism];
+    return [direct, fresh, viaPrism];
   } finally {
     await Promise.all([mock.stop(), proxy?.stop()]);
   }
