@@ -12,7 +12,7 @@ export { ConfigError, parseConfig } from './config/parse-config.js';
 export type { Capabilities, KeyConfig, MockConfig, MockConfigInput, PcmHeaderNames } from './config/types.js';
 export { type Clock, manualClock, offsetClock } from './core/clock.js';
 export type { AudioEngine, CoreRequest, Logger } from './core/context.js';
-export { type Answer, BytesAnswer, type Envelope } from './core/envelope.js';
+export { type Answer, BytesAnswer, type ChunkSource, type Envelope, StreamAnswer } from './core/envelope.js';
 export type { Fault, Preferences } from './core/scenario.js';
 export { createMockService, type MockService, type MockServiceOptions } from './core/service.js';
 export type { MockSnapshot } from './core/state/mock-state.js';

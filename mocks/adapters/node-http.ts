@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errors } from '../../openapi/contract.js';
-import type { BytesAnswer } from '../core/envelope.js';
+import type { BytesAnswer, ChunkSource, StreamAnswer } from '../core/envelope.js';
 
 /**
  * Told apart without `instanceof Headers`: the first read of the global `Headers` makes Node load its
@@ -77,6 +77,31 @@ export async function writeResponse(
     return;
   }
   const reader = response.body.getReader();
+  await writeChunks(
+    {
+      pull: () => reader.read().then((next) => (next.done ? undefined : next.value)),
+      // A pending read ends (done) at once, and the body stops rendering.
+      cancel: () => void reader.cancel('client went away').catch(() => {}),
+    },
+    res,
+  );
+}
+
+/**
+ * Writes a streamed answer (audio) chunk by chunk as its source makes them, with backpressure: a chunk
+ * that is ready at once is written with no promise in between.
+ */
+export function writeStreamAnswer(
+  answer: StreamAnswer,
+  res: ServerResponse,
+  extra: readonly string[] = [],
+): Promise<void> {
+  res.writeHead(answer.status, headList(answer.headers, extra));
+  return writeChunks(answer.source, res);
+}
+
+/** The body loop of both writers: pull, write, wait for the socket when it asks. */
+async function writeChunks(source: ChunkSource, res: ServerResponse): Promise<void> {
   // One 'close' listener for the whole answer. A `Promise.race` against a "closed" promise per chunk
   // (as this once did) leaves a reaction on that promise per chunk, each holding its chunk until the
   // answer ends: a 5,000-character stream kept its whole 20 MB alive and left a major GC to the next
@@ -84,8 +109,7 @@ export async function writeResponse(
   let gone = false;
   const onClose = () => {
     gone = true;
-    // A pending read ends (done) at once, and the body stops rendering.
-    reader.cancel('client went away').catch(() => {});
+    source.cancel();
   };
   res.once('close', onClose);
   // Writes handed to the socket and written out, counted with one callback for all of them (not a
@@ -99,20 +123,21 @@ export async function writeResponse(
   };
   try {
     for (;;) {
-      const next = await reader.read();
+      const pulled = source.pull();
+      const chunk = isPending(pulled) ? await pulled : pulled;
       if (gone || res.destroyed) {
-        if (!gone) await reader.cancel('client went away');
+        if (!gone) source.cancel();
         return;
       }
-      if (next.done) break;
+      if (chunk === undefined) break;
       sent++;
-      res.write(next.value, onWritten);
-      // Node corks the socket on a write and uncorks it on the next tick, and this loop runs in
-      // microtasks while the body keeps up: the first chunk went out only with the fourth (~0.3 ms
+      res.write(chunk, onWritten);
+      // Node corks the socket on a write and uncorks it on the next tick, and this loop runs without
+      // yielding while the body keeps up: the first chunk went out only with the fourth (~0.3 ms
       // later). One tick after the first write sends it, with the head, before the second is rendered.
       if (sent === 1) await nextTick();
       if (res.writableNeedDrain && !(await drained(res))) {
-        await reader.cancel('client went away');
+        source.cancel();
         return;
       }
     }
@@ -125,6 +150,10 @@ export async function writeResponse(
     res.destroy();
   }
 }
+
+/** A chunk still to come (any thenable), told apart from one made already. */
+const isPending = (pulled: ReturnType<ChunkSource['pull']>): pulled is Promise<Uint8Array | undefined> =>
+  typeof (pulled as PromiseLike<unknown> | undefined)?.then === 'function';
 
 const nextTick = (): Promise<void> => new Promise((resolve) => process.nextTick(resolve));
 

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { offsetClock } from '../core/clock.js';
-import { type Answer, BytesAnswer, fail, render } from '../core/envelope.js';
+import { type Answer, BytesAnswer, fail, render, StreamAnswer } from '../core/envelope.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { tempDirStorage } from './file-storage.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './node-cors.js';
-import { answerClientError, writeBytesAnswer, writeResponse } from './node-http.js';
+import { answerClientError, writeBytesAnswer, writeResponse, writeStreamAnswer } from './node-http.js';
 import { firstHost, toRequest } from './node-request.js';
 
 // The origin of each Host a client sent (a handful), made once instead of per request; null for a
@@ -118,7 +118,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           writeBytesAnswer(answer, res, extra);
           return finish(req);
         }
-        return writeResponse(answer, res, extra).then(() => finish(req));
+        const written =
+          answer instanceof StreamAnswer
+            ? writeStreamAnswer(answer, res, extra)
+            : writeResponse(answer, res, extra);
+        return written.then(() => finish(req));
       })
       .catch(() => res.destroy());
   });

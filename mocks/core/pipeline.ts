@@ -17,6 +17,7 @@ import {
   failureAnswer,
   isFailure,
   render,
+  StreamAnswer,
 } from './envelope.js';
 import { operations } from './operation-table.js';
 import { drain, readJsonBody } from './request-body.js';
@@ -143,6 +144,7 @@ async function jsonOf(answer: Answer): Promise<string | undefined> {
     const json = answer.headers['Content-Type']?.startsWith('application/json');
     return json ? decoder.decode(answer.bytes) : undefined;
   }
+  if (answer instanceof StreamAnswer) return undefined; // audio
   if (answer.type === 'error' || !answer.headers.get('content-type')?.startsWith('application/json')) {
     return undefined;
   }

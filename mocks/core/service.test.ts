@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { synthesizeToBytes, systemVoices } from '../audio/index.js';
 import type { AudioEngine } from './context.js';
-import { BytesAnswer } from './envelope.js';
+import { BytesAnswer, StreamAnswer } from './envelope.js';
 import { createMockService, type MockService } from './service.js';
 import { memoryStorage } from './storage.js';
 
@@ -176,7 +176,7 @@ describe('answer(): what adapters write', () => {
     expect((await answer(list())).status).toBe(200);
   });
 
-  it('gives envelopes as bytes with their length, streams as a Response, the same as fetch()', async () => {
+  it('gives envelopes as bytes with their length, streams as chunks to pull, the same as fetch()', async () => {
     const service = await withVoices(['a']);
     const list = new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } });
     const answer = await service.answer(list);
@@ -192,8 +192,13 @@ describe('answer(): what adapters write', () => {
         body: JSON.stringify({ generate_text: 'Hi.' }),
       }),
     );
-    expect(stream).toBeInstanceOf(Response);
-    await (stream as Response).body?.cancel();
+    expect(stream).toBeInstanceOf(StreamAnswer);
+    const { source, headers } = stream as StreamAnswer;
+    expect(headers['Content-Type']).toBe('audio/wav');
+    const first = await source.pull();
+    expect(Buffer.from(first as Uint8Array).toString('latin1', 0, 4)).toBe('RIFF');
+    source.cancel();
+    expect(await source.pull()).toBeUndefined(); // cancelled: nothing more is rendered
   });
 });
 

@@ -1,5 +1,6 @@
 import type { SynthesisStream } from '../audio/types.js';
 import type { ServiceDeps } from './context.js';
+import type { ChunkSource } from './envelope.js';
 import { concat } from './storage.js';
 
 /** How the audio of one answer is paced: a wait before the first chunk, and real-time pacing after it. */
@@ -10,40 +11,39 @@ export interface Pacing {
 }
 
 /**
- * A body that pulls the synthesizer's chunks one at a time (a chunk is rendered only when the reader
- * asks for it) and stops rendering when the reader cancels (the client went away).
+ * The chunks of a streamed synthesis, made one at a time as they are pulled (a chunk is rendered only
+ * when the reader asks for it); rendering stops when the reader cancels (the client went away).
  *
  * @example
- * new Response(audioBody(synthesis, pacing, deps.sleep));
+ * new StreamAnswer(200, audioChunks(synthesis, pacing, deps.sleep), { 'Content-Type': 'audio/wav' });
  */
-export function audioBody(
+export function audioChunks(
   synthesis: SynthesisStream,
   pacing: Pacing,
   sleep: ServiceDeps['sleep'],
-): ReadableStream<Uint8Array> {
+): ChunkSource {
   const chunks = synthesis.chunks();
   const slow = synthesis.format === 'mp3';
   let first = true;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const wait = first ? pacing.firstChunkDelayMs : pacing.realtime ? pacing.chunkMs : 0;
-        // mp3 rendering (lamejs, ~20× real time) is synchronous, and a reader that keeps up never lets
-        // the event loop in: a zero-delay sleep between its chunks lets other requests interleave. WAV
-        // and PCM render a chunk in ~0.1 ms; yielding there too kept hundreds of concurrent streams
-        // half-rendered at once (+380 MB RSS in the 200-stream bench), so they don't.
-        if (wait > 0 || (!first && slow)) await sleep(wait);
-        first = false;
-        const next = chunks.next();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      },
-      cancel() {
-        chunks.return();
-      },
+  const next = (): Uint8Array | undefined => {
+    const step = chunks.next();
+    return step.done ? undefined : step.value;
+  };
+  return {
+    pull() {
+      const wait = first ? pacing.firstChunkDelayMs : pacing.realtime ? pacing.chunkMs : 0;
+      // mp3 rendering (lamejs, ~20× real time) is synchronous, and a reader that keeps up never lets
+      // the event loop in: a zero-delay sleep between its chunks lets other requests interleave. WAV
+      // and PCM render a chunk in ~0.1 ms; yielding there too kept hundreds of concurrent streams
+      // half-rendered at once (+380 MB RSS in the 200-stream bench), so they don't.
+      const waits = wait > 0 || (!first && slow);
+      first = false;
+      return waits ? sleep(wait).then(next) : next();
     },
-    { highWaterMark: 0 },
-  );
+    cancel() {
+      chunks.return();
+    },
+  };
 }
 
 /**

@@ -2,9 +2,9 @@ import type { AudioFormat } from '../../../openapi/contract.js';
 import type { SynthesisRequest as SynthesisRequestBody } from '../../../openapi/generated/voice-service.js';
 import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
 import type { Operation, OperationContext } from '../context.js';
-import { BytesAnswer, type Failure, fail } from '../envelope.js';
+import { BytesAnswer, type Failure, fail, StreamAnswer } from '../envelope.js';
 import { voiceSpace } from '../state/tenancy.js';
-import { audioBody } from '../synthesis-body.js';
+import { audioChunks } from '../synthesis-body.js';
 import { type CompleteAudio, completeAudio } from '../synthesis-cache.js';
 
 /** The synthesis request body of §2.4, after the OpenAPI validation (the type generated from the YAML). */
@@ -140,7 +140,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       realtime: preferences.realtime ?? config.streaming.realtime,
       chunkMs: config.streaming.chunkMs,
     };
-    return new Response(audioBody(synthesis, pacing, sleep), { status: 200, headers });
+    return new StreamAnswer(200, audioChunks(synthesis, pacing, sleep), headers);
   };
 }
 
