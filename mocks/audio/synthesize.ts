@@ -3,37 +3,15 @@
  * the byte, streamable chunk by chunk.
  */
 
-import { audioMediaTypes } from '../../openapi/contract.js';
 import { mp3Chunks } from './mp3.js';
-import { planLazily, planUtterance, type UtterancePlan } from './synthesize-plan.js';
+import { planUtterance } from './synthesize-plan.js';
 import { Renderer } from './synthesize-render.js';
+import { sampleRateOf, synthesizeStream } from './synthesize-stream.js';
 import type { SynthesisRequest, SynthesisStream } from './types.js';
 import { int16Bytes, WAV_HEADER_BYTES, wavHeader } from './wav-encode.js';
 
 export { effectiveRate } from './synthesize-plan.js';
-
-/** Output sample rate when the request names none, Hz. */
-export const DEFAULT_SAMPLE_RATE = 24_000;
-/** Audio per streamed chunk when the request names none, ms (`stream-chunking`). */
-export const DEFAULT_CHUNK_MS = 100;
-
-function sampleRateOf(request: Pick<SynthesisRequest, 'sampleRate'>): number {
-  const sampleRate = request.sampleRate ?? DEFAULT_SAMPLE_RATE;
-  if (!Number.isInteger(sampleRate) || sampleRate < 8000 || sampleRate > 192_000) {
-    throw new RangeError(`sampleRate must be an integer from 8000 to 192000 Hz, got ${sampleRate}`);
-  }
-  return sampleRate;
-}
-
-/** Lazily rendered 16-bit chunks of `chunkSamples` samples each (the last one shorter). */
-function* pcmChunks(plan: UtterancePlan, chunkSamples: number): Generator<Int16Array, void, void> {
-  const renderer = new Renderer(plan);
-  for (let at = 0; at < plan.totalSamples; at += chunkSamples) {
-    const chunk = new Int16Array(Math.min(chunkSamples, plan.totalSamples - at));
-    renderer.render(chunk, 0, chunk.length);
-    yield chunk;
-  }
-}
+export { DEFAULT_CHUNK_MS, DEFAULT_SAMPLE_RATE } from './synthesize-stream.js';
 
 /**
  * Plans a synthesis and returns its metadata with a lazy chunk generator. The utterance's size is
@@ -45,58 +23,7 @@ function* pcmChunks(plan: UtterancePlan, chunkSamples: number): Generator<Int16A
  * for (const chunk of stream.chunks()) response.write(chunk); // header first, then 100 ms per chunk
  */
 export function synthesize(request: SynthesisRequest): SynthesisStream {
-  const sampleRate = sampleRateOf(request);
-  // Planned as the chunks are pulled, so the first chunk of a long text is not kept waiting. A lazy
-  // plan is rendered once, so each further call of chunks() plans again.
-  const plan = planLazily(request, sampleRate);
-  let unused: UtterancePlan | undefined = plan;
-  const freshPlan = (): UtterancePlan => {
-    const next = unused ?? planLazily(request, sampleRate);
-    unused = undefined;
-    return next;
-  };
-  const chunkMs = request.chunkMs ?? DEFAULT_CHUNK_MS;
-  const chunkSamples = Math.max(1, Math.round((sampleRate * chunkMs) / 1000));
-  const dataBytes = plan.totalSamples * 2;
-  const format = request.format;
-  const common = {
-    format,
-    mediaType: audioMediaTypes[format],
-    sampleRate,
-    channels: 1,
-    bitDepth: 16,
-    durationSeconds: plan.totalSamples / sampleRate,
-  };
-  if (format === 'mp3') {
-    return {
-      ...common,
-      byteLength: undefined,
-      chunks: () => mp3Chunks(pcmChunks(freshPlan(), chunkSamples), sampleRate),
-    };
-  }
-  const header =
-    format === 'wav' ? wavHeader(dataBytes, { sampleRate, channels: 1, bitDepth: 16 }) : undefined;
-  return {
-    ...common,
-    byteLength: dataBytes + (header?.length ?? 0),
-    *chunks() {
-      let first = header;
-      for (const samples of pcmChunks(freshPlan(), chunkSamples)) {
-        const bytes = int16Bytes(samples);
-        if (!first) {
-          yield bytes;
-          continue;
-        }
-        // The header travels with the first audio so that every chunk carries sound.
-        const joined = new Uint8Array(first.length + bytes.length);
-        joined.set(first, 0);
-        joined.set(bytes, first.length);
-        first = undefined;
-        yield joined;
-      }
-      if (first) yield first;
-    },
-  };
+  return synthesizeStream(request, mp3Chunks);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AudioEngine } from './context.js';
 
 type AnalyzeModule = typeof import('../audio/analyze.js');
 type SynthesizeModule = typeof import('../audio/synthesize.js');
+type StreamModule = typeof import('../audio/synthesize-stream.js');
 
 /**
  * The mocks/audio engine, imported piece by piece on first use: the analysis pulls in music-metadata
@@ -15,6 +16,7 @@ type SynthesizeModule = typeof import('../audio/synthesize.js');
 export function lazyAudioEngine(): AudioEngine {
   let analysis: Promise<AnalyzeModule> | undefined;
   let synthesis: Promise<SynthesizeModule> | undefined;
+  let plain: Promise<StreamModule> | undefined;
   return {
     systemVoices,
     profileFromReference,
@@ -23,8 +25,13 @@ export function lazyAudioEngine(): AudioEngine {
       return (await analysis).analyze(bytes, options);
     },
     async synthesize(request) {
-      synthesis ??= import('../audio/synthesize.js');
-      return (await synthesis).synthesize(request);
+      if (request.format === 'mp3') {
+        synthesis ??= import('../audio/synthesize.js');
+        return (await synthesis).synthesize(request);
+      }
+      // WAV and PCM never load the MP3 encoder (~25 ms the first stream would wait for).
+      plain ??= import('../audio/synthesize-stream.js');
+      return (await plain).synthesizeStream(request);
     },
   };
 }
