@@ -48,14 +48,26 @@ export interface BuilderOptions {
 }
 
 const silentNoise: Noise = { frequency: 4000, bandwidth: 3000, level: 0 };
-/** The target of a counted segment: a counting pass reads only its length. */
-const noTarget: Partial<Point> = {};
+/** What a counting pass keeps of one syllable at one time scale: all but its vowel, which varies. */
+interface SyllableCount {
+  readonly onsetTime: number;
+  readonly codaTime: number;
+  /** The samples of its onset and coda consonants. */
+  readonly consonantSamples: number;
+  readonly diphthong: boolean;
+}
 
 /** The time of a run of phones, summed in order (the same float additions as ever). */
 function phonesTime(phones: readonly Phone[], timeScale: number): number {
   let sum = 0;
   for (const phone of phones) sum += phoneSounds[phone].duration * timeScale;
   return sum;
+}
+
+/** The samples `at(seconds)` adds: its rounded length, or nothing when that is under one sample. */
+function countedLength(seconds: number, sampleRate: number): number {
+  const length = Math.round(seconds * sampleRate);
+  return length < 1 ? 0 : length;
 }
 
 /** Accumulates segments; `at()` is the one primitive, the rest are phone recipes built on it. */
@@ -78,6 +90,12 @@ export class SegmentBuilder {
    * counts ~4,000 consonants of ~30 phones before its first byte).
    */
   private readonly consonantCounts = new Map<Phone, number>();
+  /**
+   * A counting pass's consonant samples and consonant times per syllable, for the same time scale:
+   * equal words share their syllable objects (`wordSyllables` in text.ts), so a long text looks up a
+   * few hundred distinct syllables instead of re-adding every phone of ~1,000 of them.
+   */
+  private readonly syllableCounts = new Map<Syllable, SyllableCount>();
   private countedScale = Number.NaN;
   /** Pitch contour of the syllable being built: f0 at its start and end, and its duration. */
   private contour = { start: 0, end: 0, duration: 1, elapsed: 0 };
@@ -189,16 +207,16 @@ export class SegmentBuilder {
 
   /** A whole syllable of `seconds`: onset consonants, the vowel (gliding for diphthongs), coda consonants. */
   syllable(syllable: Syllable, seconds: number, level: number, timeScale: number): void {
+    if (this.countOnly) {
+      this.countSyllable(syllable, seconds, timeScale);
+      return;
+    }
     const onsetTime = phonesTime(syllable.onset, timeScale);
     const vowelTime = Math.max(0.07 * timeScale, seconds - onsetTime - phonesTime(syllable.coda, timeScale));
     // The pitch movement completes on the vowel, where it is heard; the coda holds the final pitch.
     this.contour.duration = onsetTime + vowelTime;
     const first = syllable.nucleus[0] ?? 'e';
     const second = syllable.nucleus[1];
-    if (this.countOnly) {
-      this.countSyllable(syllable, vowelTime, timeScale, first, second !== undefined);
-      return;
-    }
     for (const phone of syllable.onset) {
       const sound = phoneSounds[phone];
       this.consonant(sound, sound.duration * timeScale, first, level);
@@ -221,33 +239,46 @@ export class SegmentBuilder {
   }
 
   /**
-   * What `syllable` adds to `totalSamples` in a counting pass, with the same segments of the same
-   * lengths: each consonant as counted the first time its phone came, then the vowel's pieces.
+   * What `syllable()` adds to `totalSamples` in a counting pass, with the same segments of the same
+   * lengths: the consonants as counted the first time this syllable came, then the vowel's pieces,
+   * whose times depend on `seconds` (the same float operations as `syllable()`, in the same order).
    */
-  private countSyllable(
-    syllable: Syllable,
-    vowelTime: number,
-    timeScale: number,
-    first: Vowel,
-    diphthong: boolean,
-  ): void {
+  private countSyllable(syllable: Syllable, seconds: number, timeScale: number): void {
     if (timeScale !== this.countedScale) {
       this.consonantCounts.clear();
+      this.syllableCounts.clear();
       this.countedScale = timeScale;
     }
-    for (const phone of syllable.onset) this.countConsonant(phone, timeScale, first);
+    let count = this.syllableCounts.get(syllable);
+    if (count === undefined) {
+      count = this.countConsonants(syllable, timeScale);
+      this.syllableCounts.set(syllable, count);
+    }
+    const vowelTime = Math.max(0.07 * timeScale, seconds - count.onsetTime - count.codaTime);
     const attack = Math.min(0.03, vowelTime * 0.25);
     const release = Math.min(0.035, vowelTime * 0.25);
     const hold = vowelTime - attack - release;
-    this.at(attack, noTarget);
-    if (diphthong) {
-      this.at(hold * 0.4, noTarget);
-      this.at(hold * 0.6, noTarget);
-    } else {
-      this.at(hold, noTarget);
-    }
-    this.at(release, noTarget);
+    const rate = this.options.sampleRate;
+    // `at()`'s length rule, inline: the vowel's 3 or 4 pieces are most of a counting pass's calls.
+    let samples = count.consonantSamples + countedLength(attack, rate) + countedLength(release, rate);
+    if (count.diphthong) samples += countedLength(hold * 0.4, rate) + countedLength(hold * 0.6, rate);
+    else samples += countedLength(hold, rate);
+    this.totalSamples += samples;
+  }
+
+  private countConsonants(syllable: Syllable, timeScale: number): SyllableCount {
+    const before = this.totalSamples;
+    const first = syllable.nucleus[0] ?? 'e';
+    for (const phone of syllable.onset) this.countConsonant(phone, timeScale, first);
     for (const phone of syllable.coda) this.countConsonant(phone, timeScale, first);
+    const consonantSamples = this.totalSamples - before;
+    this.totalSamples = before;
+    return {
+      onsetTime: phonesTime(syllable.onset, timeScale),
+      codaTime: phonesTime(syllable.coda, timeScale),
+      consonantSamples,
+      diphthong: syllable.nucleus[1] !== undefined,
+    };
   }
 
   private countConsonant(phone: Phone, timeScale: number, next: Vowel): void {

@@ -287,9 +287,10 @@ function speakPhrase(phrase: Phrase, ctx: PhraseContext): void {
     }
     if (item.kind !== 'word') continue;
     if (previousWasWord) ctx.builder.gap(0.045 * ctx.pauseScale * ctx.rng.range(0.7, 1.3));
-    for (const [i, syllable] of item.syllables.entries()) {
-      const accented = item.syllables.length > 1 ? i === 0 : ctx.rng.next() < Math.min(0.8, 0.4 * ctx.stress);
-      speakSyllable(syllable, index, phrase, accented, ctx);
+    const syllables = item.syllables;
+    for (let i = 0; i < syllables.length; i++) {
+      const accented = syllables.length > 1 ? i === 0 : ctx.rng.next() < Math.min(0.8, 0.4 * ctx.stress);
+      speakSyllable(syllables[i] as Syllable, index, phrase, accented, ctx);
       index++;
     }
     previousWasWord = true;
@@ -304,14 +305,20 @@ function speakSyllable(
   ctx: PhraseContext,
 ): void {
   const last = index === phrase.syllables - 1;
-  const position = phrase.syllables > 1 ? index / (phrase.syllables - 1) : 1;
-  const contour = phrasePitch(index, phrase.syllables, phrase.ending, accented, ctx.range);
+  // Both draws happen in a counting pass too: they set every later syllable's duration.
   const wobble = ctx.rng.range(0.97, 1.03);
   const seconds =
     ctx.syllableSeconds *
     (accented ? 1 + 0.15 * ctx.stress : 0.92) *
     ctx.rng.range(0.9, 1.1) *
     (last ? 1.3 : 1);
+  if (ctx.builder.countOnly) {
+    // Pitch and level shape no segment's length: a counting pass needs only the duration.
+    ctx.builder.syllable(syllable, seconds, 0, ctx.timeScale);
+    return;
+  }
+  const position = phrase.syllables > 1 ? index / (phrase.syllables - 1) : 1;
+  const contour = phrasePitch(index, phrase.syllables, phrase.ending, accented, ctx.range);
   const level = (accented ? 1 : 0.82) * (1 - 0.15 * position) * (last ? 0.9 : 1) * ctx.energy;
   ctx.builder.pitch(ctx.pitch * contour.start * wobble, ctx.pitch * contour.end * wobble, seconds);
   ctx.builder.syllable(syllable, seconds, level, ctx.timeScale);
