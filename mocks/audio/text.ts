@@ -130,20 +130,51 @@ const cjkOnsets: readonly (Phone | null)[] = [
 ];
 const vowels: readonly Vowel[] = ['a', 'e', 'i', 'o', 'u'];
 const tagPattern = /\[([^[\]]*)\]/g;
-const cjkPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+export const cjkPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const latinLetter = /[a-z]/;
 const otherLetter = /\p{L}/u;
 const combiningMark = /\p{M}/gu;
 
-/** Each CJK character is one syllable; its sounds come from its code point so they are stable. */
-function cjkSyllable(char: string): Syllable {
-  const h = hashString(char);
-  const onset = cjkOnsets[h % cjkOnsets.length] ?? null;
-  const v1 = vowels[(h >>> 8) % vowels.length] ?? 'a';
-  const v2 = vowels[(h >>> 12) % vowels.length] ?? 'a';
-  const glide = ((h >>> 16) & 3) === 0 && v1 !== v2;
-  const coda = ((h >>> 20) & 3) === 0 ? (['n'] as const) : [];
-  return { onset: onset ? [onset] : [], nucleus: glide ? [v1, v2] : [v1], coda };
+// A CJK syllable depends only on five small numbers taken from its character's hash (at most
+// 18 × 5 × 5 × 2 × 2 = 1,800 shapes), so characters of one shape share one syllable: a bounded table with
+// no eviction, and a counting pass counts each shape once. Syllables are never changed after they are made.
+const cjkSyllables: Syllable[] = [];
+
+/** Each CJK character is one syllable; its sounds come from its code point (hash `h`) so they are stable. */
+function cjkSyllable(h: number): Syllable {
+  const onsetIndex = h % cjkOnsets.length;
+  const v1Index = (h >>> 8) % vowels.length;
+  const v2Index = (h >>> 12) % vowels.length;
+  const glide = ((h >>> 16) & 3) === 0 && v1Index !== v2Index;
+  const hasCoda = ((h >>> 20) & 3) === 0;
+  const shape = (((onsetIndex * 5 + v1Index) * 5 + v2Index) * 2 + (glide ? 1 : 0)) * 2 + (hasCoda ? 1 : 0);
+  let syllable = cjkSyllables[shape];
+  if (!syllable) {
+    const onset = cjkOnsets[onsetIndex] ?? null;
+    const v1 = vowels[v1Index] ?? 'a';
+    const v2 = vowels[v2Index] ?? 'a';
+    const coda = hasCoda ? (['n'] as const) : [];
+    syllable = { onset: onset ? [onset] : [], nucleus: glide ? [v1, v2] : [v1], coda };
+    cjkSyllables[shape] = syllable;
+  }
+  return syllable;
+}
+
+/**
+ * The big CJK blocks (CJK ideographs, Hangul syllables, hiragana, katakana), first to last code point:
+ * `cjkPattern` matches every code point in them (text.test.ts checks), so they skip the pattern.
+ */
+export const cjkBlocks: readonly (readonly [number, number])[] = [
+  [0x4e00, 0x9fff],
+  [0xac00, 0xd7a3],
+  [0x3041, 0x3096],
+  [0x30a1, 0x30fa],
+];
+
+/** Whether a character (whose first code unit is `code`) is CJK. */
+function isCjk(char: string, code: number): boolean {
+  for (const [first, last] of cjkBlocks) if (code >= first && code <= last) return true;
+  return cjkPattern.test(char);
 }
 
 /** Vowel letters of common non-Latin alphabets (Cyrillic, Greek, Hebrew/Arabic matres), by colour. */
@@ -174,6 +205,59 @@ function syllablesOf(word: string): readonly Syllable[] {
   }
   return syllables;
 }
+
+/** Syllables of the digit names, made once: a digit is read as its English name. */
+const digitSyllables: readonly (readonly Syllable[])[] = digitNames.map((name) => syllabify(name));
+
+/** Break marks by code unit (all are one), so the scan needs no lookup by string. */
+const asciiBreaks: readonly (BreakKind | undefined)[] = Array.from(
+  { length: 0x80 },
+  (_, code) => breakOf[String.fromCharCode(code)],
+);
+const otherBreaks = new Map<number, BreakKind>(
+  Object.entries(breakOf)
+    .filter(([mark]) => mark.charCodeAt(0) >= 0x80)
+    .map(([mark, strength]) => [mark.charCodeAt(0), strength]),
+);
+
+/**
+ * What a character beyond ASCII that is neither a break mark nor CJK does to the text, decided once
+ * per character by the rules below (in this order): a CJK syllable (a rarer block), letters joining the
+ * word (an accented Latin letter's base, or a romanized letter of another alphabet), nothing (an
+ * apostrophe), or the end of a word.
+ */
+type CharAction =
+  | { readonly kind: 'cjk'; readonly hash: number }
+  | { readonly kind: 'letters'; readonly letters: string }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'end-word' };
+
+function charAction(char: string): CharAction {
+  if (cjkPattern.test(char)) return { kind: 'cjk', hash: hashString(char) };
+  const base = char.normalize('NFKD').replace(combiningMark, '').toLowerCase();
+  if (base.length === 1 && latinLetter.test(base)) return { kind: 'letters', letters: base };
+  // Apostrophes stay inside words ("don’t").
+  if (char === '’') return { kind: 'none' };
+  if (otherLetter.test(char)) return { kind: 'letters', letters: romanize(char) };
+  return { kind: 'end-word' };
+}
+
+// An alphabet repeats few characters: each one's action (Unicode tests, NFKD) is worked out once.
+// Actions are never changed, so sharing them is safe.
+const charCapacity = 4096;
+const charActions = new Map<string, CharAction>();
+function actionOf(char: string): CharAction {
+  let action = charActions.get(char);
+  if (!action) {
+    if (charActions.size >= charCapacity) charActions.clear();
+    action = charAction(char);
+    charActions.set(char, action);
+  }
+  return action;
+}
+
+const isAsciiLetter = (code: number): boolean =>
+  (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
 
 class Tokenizer {
   readonly tokens: Token[] = [];
@@ -215,60 +299,119 @@ class Tokenizer {
     this.tokens.push({ kind: 'tag', tag });
   }
 
-  feed(char: string): void {
-    const code = char.charCodeAt(0);
-    // ASCII letters and spaces, most of any text, before the break lookup (a dictionary lookup by
-    // string, the hottest line of a long text's planning); no break mark is a letter or a space.
-    if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) {
-      if (this.cjkRun.length > 0) this.flushWord();
-      this.word += String.fromCharCode(code | 0x20);
-      return;
+  /**
+   * Reads `text` from `start` to `end` character by character (a surrogate pair is one character).
+   * Runs of ASCII letters, most of a typical text, join the word as one lowercased slice.
+   */
+  feed(text: string, start: number, end: number): void {
+    let i = start;
+    while (i < end) {
+      const code = text.charCodeAt(i);
+      if (isAsciiLetter(code)) {
+        let j = i + 1;
+        let upper = code <= 0x5a;
+        for (; j < end; j++) {
+          const c = text.charCodeAt(j);
+          if (c >= 0x61 && c <= 0x7a) continue;
+          if (c < 0x41 || c > 0x5a) break;
+          upper = true;
+        }
+        if (this.cjkRun.length > 0) this.flushWord();
+        const letters = text.slice(i, j);
+        this.word += upper ? letters.toLowerCase() : letters;
+        i = j;
+      } else if (code < 0x80) {
+        this.feedAscii(code);
+        i++;
+      } else {
+        // Beyond ASCII, in the order of the rules: a break mark, CJK, then the per-character action.
+        const pair =
+          code >= 0xd800 && code <= 0xdbff && i + 1 < end && isLowSurrogate(text.charCodeAt(i + 1));
+        const char = text.slice(i, pair ? i + 2 : i + 1);
+        const brk = pair ? undefined : otherBreaks.get(code);
+        if (brk) this.pushBreak(brk);
+        else if (isCjk(char, code)) this.pushCjk(hashString(char));
+        else this.feedAction(actionOf(char));
+        i += char.length;
+      }
     }
-    if (code === 0x20) {
-      this.flushWord();
-      return;
-    }
-    const brk = breakOf[char];
+  }
+
+  /** An ASCII character other than a letter: a break, a digit (its name), an apostrophe, or a word end. */
+  private feedAscii(code: number): void {
+    const brk = asciiBreaks[code];
     if (brk) {
       this.pushBreak(brk);
-      return;
-    }
-    if (code < 0x80 && !(code >= 0x30 && code <= 0x39)) {
-      // ASCII, the bulk of most texts, without the Unicode tests below (same outcome, ~3× faster):
-      // a letter joins the word, an apostrophe stays inside it, anything else ends it.
-      if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) {
-        if (this.cjkRun.length > 0) this.flushWord();
-        this.word += String.fromCharCode(code | 0x20);
-      } else if (char !== "'") {
-        this.flushWord();
-      }
-      return;
-    }
-    if (cjkPattern.test(char)) {
-      if (this.word) this.flushWord();
-      this.cjkRun.push(cjkSyllable(char));
-      // Long CJK runs get a word boundary every few characters so the rhythm breathes.
-      if (this.cjkRun.length >= 2 + (hashString(char) % 3)) this.flushWord();
-      return;
-    }
-    if (char >= '0' && char <= '9') {
+    } else if (code >= 0x30 && code <= 0x39) {
       this.flushWord();
-      this.pushWord(syllabify(digitNames[char.charCodeAt(0) - 48] ?? 'zero'));
-      return;
-    }
-    const base = char.normalize('NFKD').replace(combiningMark, '').toLowerCase();
-    if (base.length === 1 && latinLetter.test(base)) {
-      if (this.cjkRun.length > 0) this.flushWord();
-      this.word += base;
-    } else if (char === "'" || char === '’') {
-      // Apostrophes stay inside words ("don't").
-    } else if (otherLetter.test(char)) {
-      if (this.cjkRun.length > 0) this.flushWord();
-      this.word += romanize(char);
-    } else {
+      this.pushWord(digitSyllables[code - 0x30] ?? []);
+    } else if (code !== 0x27) {
+      // An apostrophe stays inside its word ("don't"); anything else ends it.
       this.flushWord();
     }
   }
+
+  private pushCjk(hash: number): void {
+    if (this.word) this.flushWord();
+    this.cjkRun.push(cjkSyllable(hash));
+    // Long CJK runs get a word boundary every few characters so the rhythm breathes.
+    if (this.cjkRun.length >= 2 + (hash % 3)) this.flushWord();
+  }
+
+  private feedAction(action: CharAction): void {
+    switch (action.kind) {
+      case 'cjk':
+        this.pushCjk(action.hash);
+        return;
+      case 'letters':
+        if (this.cjkRun.length > 0) this.flushWord();
+        this.word += action.letters;
+        return;
+      case 'none':
+        return;
+      case 'end-word':
+        this.flushWord();
+    }
+  }
+}
+
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
+/** Whether a code unit is whitespace as `\s` and `trim()` see it (text.test.ts checks every one). */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * Whether collapsing whitespace runs to one space and trimming would leave `text` as it is. A plain text
+ * usually is, and one scan of it is ~10× cheaper than the regular expression's rebuilt copy.
+ */
+function isCollapsed(text: string): boolean {
+  let afterSpace = true; // a space at the start would be trimmed
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20) {
+      if (afterSpace) return false;
+      afterSpace = true;
+    } else if ((code > 0x20 && code < 0xa0) || !isSpace(code)) {
+      afterSpace = false;
+    } else {
+      return false;
+    }
+  }
+  return !afterSpace; // a space at the end would be trimmed; an empty text takes the long way
 }
 
 /**
@@ -280,15 +423,18 @@ class Tokenizer {
 export function parseText(text: string): ParsedText {
   const tokenizer = new Tokenizer();
   let last = 0;
-  for (const match of text.matchAll(tagPattern)) {
-    for (const char of text.slice(last, match.index)) tokenizer.feed(char);
+  // Most texts have no tag: skip the pattern's pass over them.
+  const tagged = text.includes('[');
+  for (const match of tagged ? text.matchAll(tagPattern) : []) {
+    tokenizer.feed(text, last, match.index);
     tokenizer.flushWord();
     const tag = tagAliases[(match[1] ?? '').trim().toLowerCase().replace(/\s+/g, ' ')];
     if (tag) tokenizer.pushTag(tag);
     last = match.index + match[0].length;
   }
-  for (const char of text.slice(last)) tokenizer.feed(char);
+  tokenizer.feed(text, last, text.length);
   tokenizer.flushWord();
-  const spoken = text.replace(tagPattern, ' ').replace(/\s+/g, ' ').trim();
+  const untagged = tagged ? text.replace(tagPattern, ' ') : text;
+  const spoken = isCollapsed(untagged) ? untagged : untagged.replace(/\s+/g, ' ').trim();
   return { tokens: tokenizer.tokens, spoken, syllableCount: tokenizer.syllableCount };
 }
