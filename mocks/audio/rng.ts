@@ -18,6 +18,11 @@ export function hashString(text: string, seed = 0x811c9dc5): number {
   return h >>> 0;
 }
 
+/** `hashString` of a one-code-unit string, from its code unit: the tokenizer hashes every CJK character. */
+export function hashCodeUnit(code: number): number {
+  return Math.imul(0x811c9dc5 ^ code, 0x01000193) >>> 0;
+}
+
 /**
  * Mixes several 32-bit values into one seed (murmur3 finaliser after each step), so that nearby inputs
  * give unrelated seeds.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hashCodeUnit, hashString } from './rng.js';
 import { cjkBlocks, cjkPattern, parseText } from './text.js';
 
 const kinds = (text: string) =>
@@ -57,6 +58,14 @@ describe('parseText spoken', () => {
     }
     for (const text of ['', ' ', 'a  b', ' a', 'a ', '[x]a', 'a[x]', 'a [x] b', '[[x]]']) {
       expect(parseText(text).spoken).toBe(slow(text));
+    }
+  });
+});
+
+describe('hashCodeUnit', () => {
+  it('is hashString of the one-unit string, for every code unit', () => {
+    for (let code = 0; code <= 0xffff; code++) {
+      if (hashCodeUnit(code) !== hashString(String.fromCharCode(code))) expect.fail(`U+${code.toString(16)}`);
     }
   });
 });

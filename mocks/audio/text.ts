@@ -4,7 +4,7 @@
  * punctuation) so that the output sounds like someone talking in a made-up language.
  */
 
-import { hashString } from './rng.js';
+import { hashCodeUnit, hashString } from './rng.js';
 import { syllabify } from './text-syllables.js';
 
 export type Vowel = 'a' | 'e' | 'i' | 'o' | 'u';
@@ -171,10 +171,10 @@ export const cjkBlocks: readonly (readonly [number, number])[] = [
   [0x30a1, 0x30fa],
 ];
 
-/** Whether a character (whose first code unit is `code`) is CJK. */
-function isCjk(char: string, code: number): boolean {
+/** Whether a code unit lies in one of `cjkBlocks`. */
+function inCjkBlock(code: number): boolean {
   for (const [first, last] of cjkBlocks) if (code >= first && code <= last) return true;
-  return cjkPattern.test(char);
+  return false;
 }
 
 /** Vowel letters of common non-Latin alphabets (Cyrillic, Greek, Hebrew/Arabic matres), by colour. */
@@ -221,8 +221,8 @@ const otherBreaks = new Map<number, BreakKind>(
 );
 
 /**
- * What a character beyond ASCII that is neither a break mark nor CJK does to the text, decided once
- * per character by the rules below (in this order): a CJK syllable (a rarer block), letters joining the
+ * What a character beyond ASCII that is neither a break mark nor in `cjkBlocks` does to the text, decided
+ * once per character by the rules below (in this order): a CJK syllable (a rarer block), letters joining the
  * word (an accented Latin letter's base, or a romanized letter of another alphabet), nothing (an
  * apostrophe), or the end of a word.
  */
@@ -323,14 +323,18 @@ class Tokenizer {
       } else if (code < 0x80) {
         this.feedAscii(code);
         i++;
+      } else if (inCjkBlock(code)) {
+        // The bulk of a CJK text: one code unit, hashed as `hashString` would hash it, no string made.
+        // No break mark lies in these blocks, so testing them first keeps the rules' order.
+        this.pushCjk(hashCodeUnit(code));
+        i++;
       } else {
-        // Beyond ASCII, in the order of the rules: a break mark, CJK, then the per-character action.
+        // Beyond ASCII, in the order of the rules: a break mark, then the per-character action.
         const pair =
           code >= 0xd800 && code <= 0xdbff && i + 1 < end && isLowSurrogate(text.charCodeAt(i + 1));
         const char = text.slice(i, pair ? i + 2 : i + 1);
         const brk = pair ? undefined : otherBreaks.get(code);
         if (brk) this.pushBreak(brk);
-        else if (isCjk(char, code)) this.pushCjk(hashString(char));
         else this.feedAction(actionOf(char));
         i += char.length;
       }
