@@ -192,19 +192,26 @@ function romanize(char: string): string {
   return consonants[cp % consonants.length] ?? 't';
 }
 
-// Words repeat (Zipf): their syllables are kept, bounded, so a long text splits each word once.
-// Syllables are never changed after they are made, so sharing them between tokens is safe.
-const wordCapacity = 4096;
-const wordSyllables = new Map<string, readonly Syllable[]>();
-function syllablesOf(word: string): readonly Syllable[] {
-  let syllables = wordSyllables.get(word);
-  if (!syllables) {
-    if (wordSyllables.size >= wordCapacity) wordSyllables.clear();
-    syllables = syllabify(word);
-    wordSyllables.set(word, syllables);
-  }
-  return syllables;
+/**
+ * `compute` with its results kept by key, up to `capacity` keys, then emptied (which changes no
+ * result). For pure functions whose results are never changed, so callers may share them.
+ */
+function kept<V>(capacity: number, compute: (key: string) => V): (key: string) => V {
+  const results = new Map<string, V>();
+  return (key) => {
+    let value = results.get(key);
+    if (value === undefined) {
+      if (results.size >= capacity) results.clear();
+      value = compute(key);
+      results.set(key, value);
+    }
+    return value;
+  };
 }
+
+// Words repeat (Zipf): their syllables are kept, so a long text splits each word once. Syllables are
+// never changed after they are made, so sharing them between tokens is safe.
+const syllablesOf: (word: string) => readonly Syllable[] = kept(4096, syllabify);
 
 /** Syllables of the digit names, made once: a digit is read as its English name. */
 const digitSyllables: readonly (readonly Syllable[])[] = digitNames.map((name) => syllabify(name));
@@ -244,17 +251,7 @@ function charAction(char: string): CharAction {
 
 // An alphabet repeats few characters: each one's action (Unicode tests, NFKD) is worked out once.
 // Actions are never changed, so sharing them is safe.
-const charCapacity = 4096;
-const charActions = new Map<string, CharAction>();
-function actionOf(char: string): CharAction {
-  let action = charActions.get(char);
-  if (!action) {
-    if (charActions.size >= charCapacity) charActions.clear();
-    action = charAction(char);
-    charActions.set(char, action);
-  }
-  return action;
-}
+const actionOf: (char: string) => CharAction = kept(4096, charAction);
 
 const isAsciiLetter = (code: number): boolean =>
   (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
