@@ -46,19 +46,15 @@ export type Mp3Encoding = (
  */
 export function synthesizeStream(request: SynthesisRequest, encodeMp3?: Mp3Encoding): SynthesisStream {
   if (request.format === 'mp3' && !encodeMp3) throw new RangeError('mp3 needs the encoder: use synthesize()');
-  return planned(request, encodeMp3 as Mp3Encoding);
+  return streamOf(request, encodeMp3 as Mp3Encoding);
 }
 
 /**
- * Plans a synthesis and returns its metadata with a lazy chunk generator. The utterance's size is
+ * The stream of a synthesis: its metadata, with a lazy chunk generator. The utterance's size is
  * counted up front (so sizes are exact); its segments are planned and its audio rendered only as
  * chunks are pulled.
- *
- * @example
- * const stream = synthesize({ text: 'Hello there!', voice: systemVoices[0], format: 'wav' });
- * for (const chunk of stream.chunks()) response.write(chunk); // header first, then 100 ms per chunk
  */
-function planned(request: SynthesisRequest, encodeMp3: Mp3Encoding): SynthesisStream {
+function streamOf(request: SynthesisRequest, encodeMp3: Mp3Encoding): SynthesisStream {
   const sampleRate = sampleRateOf(request);
   // Planned as the chunks are pulled, so the first chunk of a long text is not kept waiting. A lazy
   // plan is rendered once, so each further call of chunks() plans again.
