@@ -24,63 +24,81 @@ describe('analyze: verdicts', () => {
     Array.from({ length: count }, () => [0xff, 0xfb, 0x90, 0x64, ...new Array<number>(413).fill(0)]).flat();
   const flac = new Uint8Array([...'fLaC'].map((c) => c.charCodeAt(0)).concat(new Array(200).fill(0)));
 
-  it.each([
-    ['clear speech', valid, 'accepted'],
-    ['speech with a 4.5 s pause', wav(speech(3), silence(4.5, rate), speech(3, 2)), 'accepted'],
-    [
-      'speech between 10 s of leading and trailing silence',
-      wav(silence(10, rate), speech(4), silence(10, rate)),
-      'accepted',
-    ],
-    ['speech under low pink noise', monoWav(mix(speech(6), noise(6, rate, -40, 'pink')), rate), 'accepted'],
-    ['1.2 s of speech in 5 s of silence', wav(silence(2, rate), speech(1.2), silence(1.8, rate)), 'accepted'],
-    ['zero bytes', new Uint8Array(0), 'unsupported'],
-    ['random bytes', randomBytes, 'unsupported'],
-    ['FLAC bytes', flac, 'unsupported'],
-    ['a WAV header cut at 30 bytes', valid.subarray(0, 30), 'unsupported'],
-    [
-      'a RIFF/WAVE header followed by garbage',
-      new Uint8Array([...valid.subarray(0, 12), ...randomBytes.subarray(0, 400)]),
-      'unsupported',
-    ],
-    ['MP3 frames of silence for 3.9 s (decoded)', Uint8Array.from(mp3Frames(150)), 'insufficient-speech'],
-    ['MP3 frames for 2.6 s', Uint8Array.from(mp3Frames(100)), 'too-short'],
-    ['MP3 frames for 60.5 s', Uint8Array.from(mp3Frames(2316)), 'too-long'],
-    ['two MP3 frames, then random bytes', Uint8Array.from([...mp3Frames(2), ...randomBytes]), 'unsupported'],
-    ['70 s of speech', wav(speech(70)), 'too-long'],
-    ['70 s of silence (the duration is judged first)', wav(silence(70, rate)), 'too-long'],
-    ['2 s of speech', wav(speech(2)), 'too-short'],
-    ['2 s of silence', wav(silence(2, rate)), 'too-short'],
-    ['a WAV with an empty data chunk', wav(), 'too-short'],
-    ['speech, a 6 s pause, speech', wav(speech(3), silence(6, rate), speech(3, 2)), 'pause-too-long'],
-    [
-      'speech, a 20 s pause, speech (a pause, not too little speech)',
-      wav(speech(3), silence(20, rate), speech(3, 2)),
-      'pause-too-long',
-    ],
-    // 0.6 s of speech in all, below the 1 s minimum: the pause is the more specific fault and wins.
-    [
-      '0.3 s of speech, 8 s of silence, 0.3 s of speech',
-      wav(speech(0.3), silence(8, rate), speech(0.3, 2)),
-      'pause-too-long',
-    ],
-    [
-      'speech, 8 s of pink noise, speech',
-      wav(speech(3), noise(8, rate, -30, 'pink'), speech(3, 2)),
-      'pause-too-long',
-    ],
-    ['silence', wav(silence(10, rate)), 'insufficient-speech'],
-    ['near-silence (white noise at -60 dBFS)', wav(noise(10, rate, -60, 'white')), 'insufficient-speech'],
-    ['white noise at -20 dBFS', wav(noise(10, rate, -20, 'white')), 'insufficient-speech'],
-    ['pink noise at -20 dBFS', wav(noise(10, rate, -20, 'pink')), 'insufficient-speech'],
-    ['a steady 440 Hz tone', wav(tone(10, rate, 440, 0.5)), 'insufficient-speech'],
-    ['a 50 Hz hum', wav(tone(10, rate, 50, 0.3, 8)), 'insufficient-speech'],
-    [
-      '0.6 s of speech in 5 s of silence',
-      wav(silence(2, rate), speech(0.6), silence(2.4, rate)),
-      'insufficient-speech',
-    ],
-  ])('%s → %s', async (_name, bytes, expected) => {
+  // The expected verdict joins the title here: a printf `%s` of the bytes would print every byte.
+  const titled = (cases: [string, Uint8Array, string][]) =>
+    cases.map(([name, bytes, expected]): [string, Uint8Array, string] => [
+      `${name} → ${expected}`,
+      bytes,
+      expected,
+    ]);
+
+  it.each(
+    titled([
+      ['clear speech', valid, 'accepted'],
+      ['speech with a 4.5 s pause', wav(speech(3), silence(4.5, rate), speech(3, 2)), 'accepted'],
+      [
+        'speech between 10 s of leading and trailing silence',
+        wav(silence(10, rate), speech(4), silence(10, rate)),
+        'accepted',
+      ],
+      ['speech under low pink noise', monoWav(mix(speech(6), noise(6, rate, -40, 'pink')), rate), 'accepted'],
+      [
+        '1.2 s of speech in 5 s of silence',
+        wav(silence(2, rate), speech(1.2), silence(1.8, rate)),
+        'accepted',
+      ],
+      ['zero bytes', new Uint8Array(0), 'unsupported'],
+      ['random bytes', randomBytes, 'unsupported'],
+      ['FLAC bytes', flac, 'unsupported'],
+      ['a WAV header cut at 30 bytes', valid.subarray(0, 30), 'unsupported'],
+      [
+        'a RIFF/WAVE header followed by garbage',
+        new Uint8Array([...valid.subarray(0, 12), ...randomBytes.subarray(0, 400)]),
+        'unsupported',
+      ],
+      ['MP3 frames of silence for 3.9 s (decoded)', Uint8Array.from(mp3Frames(150)), 'insufficient-speech'],
+      ['MP3 frames for 2.6 s', Uint8Array.from(mp3Frames(100)), 'too-short'],
+      ['MP3 frames for 60.5 s', Uint8Array.from(mp3Frames(2316)), 'too-long'],
+      [
+        'two MP3 frames, then random bytes',
+        Uint8Array.from([...mp3Frames(2), ...randomBytes]),
+        'unsupported',
+      ],
+      ['70 s of speech', wav(speech(70)), 'too-long'],
+      ['70 s of silence (the duration is judged first)', wav(silence(70, rate)), 'too-long'],
+      ['2 s of speech', wav(speech(2)), 'too-short'],
+      ['2 s of silence', wav(silence(2, rate)), 'too-short'],
+      ['a WAV with an empty data chunk', wav(), 'too-short'],
+      ['speech, a 6 s pause, speech', wav(speech(3), silence(6, rate), speech(3, 2)), 'pause-too-long'],
+      [
+        'speech, a 20 s pause, speech (a pause, not too little speech)',
+        wav(speech(3), silence(20, rate), speech(3, 2)),
+        'pause-too-long',
+      ],
+      // 0.6 s of speech in all, below the 1 s minimum: the pause is the more specific fault and wins.
+      [
+        '0.3 s of speech, 8 s of silence, 0.3 s of speech',
+        wav(speech(0.3), silence(8, rate), speech(0.3, 2)),
+        'pause-too-long',
+      ],
+      [
+        'speech, 8 s of pink noise, speech',
+        wav(speech(3), noise(8, rate, -30, 'pink'), speech(3, 2)),
+        'pause-too-long',
+      ],
+      ['silence', wav(silence(10, rate)), 'insufficient-speech'],
+      ['near-silence (white noise at -60 dBFS)', wav(noise(10, rate, -60, 'white')), 'insufficient-speech'],
+      ['white noise at -20 dBFS', wav(noise(10, rate, -20, 'white')), 'insufficient-speech'],
+      ['pink noise at -20 dBFS', wav(noise(10, rate, -20, 'pink')), 'insufficient-speech'],
+      ['a steady 440 Hz tone', wav(tone(10, rate, 440, 0.5)), 'insufficient-speech'],
+      ['a 50 Hz hum', wav(tone(10, rate, 50, 0.3, 8)), 'insufficient-speech'],
+      [
+        '0.6 s of speech in 5 s of silence',
+        wav(silence(2, rate), speech(0.6), silence(2.4, rate)),
+        'insufficient-speech',
+      ],
+    ]),
+  )('%s', async (_title, bytes, expected) => {
     const analysis = await analyze(bytes);
     expect(analysis.ok ? 'accepted' : analysis.verdict).toBe(expected);
     if (!analysis.ok) {
