@@ -8,11 +8,18 @@
 import type { OperationId } from './contract.js';
 import { type Operation, operations } from './document-index.js';
 
-/** The outcome of routing a method and path against the document's paths. */
+/**
+ * The outcome of routing a method and path against the document's paths. Read-only: one outcome is
+ * kept per method and path and handed to every request for it.
+ */
 export type RouteMatch =
-  | { kind: 'match'; operationId: OperationId; pathParams: Record<string, string> }
-  | { kind: 'method-not-allowed'; allowed: string[] }
-  | { kind: 'not-found' };
+  | {
+      readonly kind: 'match';
+      readonly operationId: OperationId;
+      readonly pathParams: Readonly<Record<string, string>>;
+    }
+  | { readonly kind: 'method-not-allowed'; readonly allowed: readonly string[] }
+  | { readonly kind: 'not-found' };
 
 function segmentsOf(path: string): string[] {
   return path.split('/').slice(1);
@@ -66,28 +73,31 @@ function matchTemplate(
  * @example matchRoute('DELETE', '/v1/voice/my%20voice') // { kind: 'match', operationId: 'deleteVoice', pathParams: { voice_id: 'my voice' } }
  */
 export function matchRoute(method: string, pathname: string): RouteMatch {
-  // Every request is routed, and clients repeat the same few paths: the outcome is kept (bounded).
-  const key = `${method} ${pathname}`;
-  let match = recent.get(key);
-  if (!match) {
-    if (recent.size >= recentCapacity) recent.clear();
-    match = route(method, pathname);
-    recent.set(key, match);
+  // Every request is routed, and clients repeat the same few paths: the outcome is kept (bounded),
+  // per method and then per path, so that no key string is joined per request.
+  let forMethod = recent.get(method);
+  if (!forMethod) {
+    if (recent.size >= 16) recent.clear();
+    forMethod = new Map();
+    recent.set(method, forMethod);
   }
-  return copyOf(match);
+  let match = forMethod.get(pathname);
+  if (!match) {
+    if (forMethod.size >= recentCapacity) forMethod.clear();
+    match = freeze(route(method, pathname));
+    forMethod.set(pathname, match);
+  }
+  return match;
 }
 
 const recentCapacity = 1024;
-const recent = new Map<string, RouteMatch>();
+const recent = new Map<string, Map<string, RouteMatch>>();
 
-/** A copy a caller may change without changing the next answer. */
-function copyOf(match: RouteMatch): RouteMatch {
-  // Built field by field: a spread followed by an override takes V8's slow path on every request.
-  if (match.kind === 'match') {
-    return { kind: 'match', operationId: match.operationId, pathParams: Object.assign({}, match.pathParams) };
-  }
-  if (match.kind === 'method-not-allowed') return { kind: 'method-not-allowed', allowed: [...match.allowed] };
-  return match;
+/** A kept outcome is shared by every request for it: frozen, so that no caller changes the next. */
+function freeze(match: RouteMatch): RouteMatch {
+  if (match.kind === 'match') Object.freeze(match.pathParams);
+  if (match.kind === 'method-not-allowed') Object.freeze(match.allowed);
+  return Object.freeze(match);
 }
 
 function route(method: string, pathname: string): RouteMatch {

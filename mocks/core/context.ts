@@ -67,7 +67,7 @@ export interface OperationContext {
   /** The parsed request URL, shared with other requests for the same URL: read it, never change it. */
   readonly url: URL;
   readonly caller: Caller;
-  readonly pathParams: Record<string, string>;
+  readonly pathParams: Readonly<Record<string, string>>;
   readonly query: Record<string, string>;
   /** The parsed JSON body for JSON operations; undefined otherwise. */
   readonly body: unknown;
@@ -75,5 +75,11 @@ export interface OperationContext {
   readonly deps: ServiceDeps;
 }
 
-/** An operation holds only the behaviour the schema cannot express. */
-export type Operation = (context: OperationContext) => Promise<Answer | Failure>;
+/** A value now, or later: the core answers at once when nothing needs waiting for. */
+export type Soon<T> = T | Promise<T>;
+
+/**
+ * An operation holds only the behaviour the schema cannot express. One that can answer from memory
+ * (the list) answers at once; the others return a promise.
+ */
+export type Operation = (context: OperationContext) => Soon<Answer | Failure>;

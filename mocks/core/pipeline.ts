@@ -7,7 +7,7 @@ import {
   validateResponse,
 } from '../../openapi/validate.js';
 import { unixSeconds } from './clock.js';
-import type { CoreRequest, ServiceDeps } from './context.js';
+import type { CoreRequest, OperationContext, ServiceDeps, Soon } from './context.js';
 import {
   type Answer,
   asResponse,
@@ -21,9 +21,16 @@ import {
 } from './envelope.js';
 import { operations } from './operation-table.js';
 import { drain, readJsonBody } from './request-body.js';
-import { applyFaults, parsePreferences, preferredResponse } from './scenario.js';
+import {
+  applyFaults,
+  noPreferences,
+  type Preferences,
+  parsePreferences,
+  preferredResponse,
+} from './scenario.js';
 import { describeFindings, type FindingSource } from './schema-messages.js';
-import { findCaller } from './state/tenancy.js';
+import type { RequestLogEntry } from './state/request-log.js';
+import { type Caller, findCaller } from './state/tenancy.js';
 
 const jsonOperations: ReadonlySet<OperationId> = new Set(['saveVoice', 'synthesizeSpeech', 'streamSpeech']);
 
@@ -62,78 +69,112 @@ export interface Handled {
 /**
  * One request through route → auth → scenario (Prefer) → request validation → operation.
  * Never throws for a bad request: every refusal is an envelope from the catalogue.
+ *
+ * An answer that needs no waiting (a body-less GET answered from memory, most refusals) comes back
+ * at once, not as a promise: under load the promise hops of a list request cost more than its answer.
  */
-export async function runPipeline(
+export function runPipeline(
   request: CoreRequest,
   deps: ServiceDeps,
   url: URL = new URL(request.url),
-): Promise<Handled> {
-  const route = matchRoute(request.method, url.pathname);
+  pathname: string = url.pathname,
+): Soon<Handled> {
+  const route = matchRoute(request.method, pathname);
   if (route.kind === 'not-found') {
-    await drain(request.body);
-    return {
-      answer: render(fail('routeNotFound', `no operation at ${request.method} ${url.pathname}`)),
-      operationId: null,
-    };
+    const message = `no operation at ${request.method} ${pathname}`;
+    return afterDrain(request, { answer: render(fail('routeNotFound', message)), operationId: null });
   }
   if (route.kind === 'method-not-allowed') {
-    await drain(request.body);
-    const message = `method ${request.method} is not allowed on ${url.pathname}; allowed: ${route.allowed.join(', ')}`;
-    return {
+    const message = `method ${request.method} is not allowed on ${pathname}; allowed: ${route.allowed.join(', ')}`;
+    return afterDrain(request, {
       answer: render(fail('methodNotAllowed', message), { Allow: route.allowed.join(', ') }),
       operationId: null,
-    };
+    });
   }
   const { operationId } = route;
   const preferences = parsePreferences(request.headers.get('prefer'));
   const latencyMs = isFailure(preferences) ? 0 : (preferences.latencyMs ?? 0);
-  const respond = (answer: Answer | Failure, late = true): Handled | Promise<Handled> => {
+  const flow = new Flow(operationId, request, url, route.pathParams, deps, latencyMs);
+  const caller = findCaller(deps.config.keys, request.headers.get(apiKeyHeader));
+  // The key is checked before any Prefer is honoured, except `code=401`, which asks for this very answer.
+  const asks401 = !isFailure(preferences) && preferences.code === errors.missingApiKey.status;
+  if (!caller && !asks401) return flow.respond(fail('missingApiKey'), false);
+  if (isFailure(preferences)) return flow.respond(preferences, false);
+  flow.preferences = preferences;
+  if (preferences.faults.some((f) => f.kind === 'reset')) return flow.respond(Response.error());
+  const preferred =
+    preferences.code === undefined ? undefined : preferredResponse(operationId, preferences.code);
+  if (preferred) return flow.respond(preferred);
+  if (!caller) return flow.respond(fail('missingApiKey'), false);
+  flow.caller = caller;
+  const query = queryOf(url);
+  flow.query = query;
+  const queryFindings = validateQuery(operationId, query);
+  if (queryFindings.length > 0) return flow.respond(findingsFailure('query', queryFindings, query));
+  if (!jsonOperations.has(operationId)) return flow.operate();
+  return readJsonBody(request).then((body) => {
+    if (isFailure(body)) return flow.respond(body);
+    const bodyFindings = validateJsonBody(operationId, body);
+    if (bodyFindings.length > 0) return flow.respond(findingsFailure('body', bodyFindings, body));
+    flow.body = body;
+    return flow.operate();
+  });
+}
+
+/**
+ * One routed request on its way through the pipeline; once it has passed every check, it is also
+ * the context its operation is called with. One object per request instead of a context and a
+ * closure per step: every list request makes one.
+ */
+class Flow implements OperationContext {
+  caller!: Caller;
+  query: Readonly<Record<string, string>> = noQuery;
+  preferences: Preferences = noPreferences;
+  body: unknown;
+
+  constructor(
+    readonly operationId: OperationId,
+    readonly request: CoreRequest,
+    readonly url: URL,
+    readonly pathParams: Readonly<Record<string, string>>,
+    readonly deps: ServiceDeps,
+    private readonly latencyMs: number,
+  ) {}
+
+  /** The operation's answer, with the faults Prefer asked for. */
+  operate(): Soon<Handled> {
+    const answer = operations[this.operationId](this);
+    const { faults } = this.preferences;
+    if (faults.length === 0)
+      return answer instanceof Promise ? answer.then((a) => this.respond(a)) : this.respond(answer);
+    return Promise.resolve(answer)
+      .then((a) => this.respond(a))
+      .then((handled) => ({
+        ...handled,
+        answer: applyFaults(asResponse(handled.answer), faults, this.deps.sleep),
+      }));
+  }
+
+  /** The answer as handled, once the body is drained and any `latency=MS` waited (unless `late` is false). */
+  respond(answer: Answer | Failure, late = true): Soon<Handled> {
+    const { operationId, request, latencyMs } = this;
     const handled = { answer: isFailure(answer) ? render(answer) : answer, operationId };
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
     const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;
     const waits = late && latencyMs > 0 && !streamed;
-    // Without a body to drain or a wait, the answer goes back in this turn (most GETs).
-    if (request.body === null && !waits) return handled;
+    if (!waits) return afterDrain(request, handled);
     return drain(request.body)
-      .then(() => (waits ? deps.sleep(latencyMs) : undefined))
+      .then(() => this.deps.sleep(latencyMs))
       .then(() => handled);
-  };
-  const caller = findCaller(deps.config.keys, request.headers.get(apiKeyHeader));
-  // The key is checked before any Prefer is honoured, except `code=401`, which asks for this very answer.
-  const asks401 = !isFailure(preferences) && preferences.code === errors.missingApiKey.status;
-  if (!caller && !asks401) return respond(fail('missingApiKey'), false);
-  if (isFailure(preferences)) return respond(preferences, false);
-  if (preferences.faults.some((f) => f.kind === 'reset')) return respond(Response.error());
-  const preferred =
-    preferences.code === undefined ? undefined : preferredResponse(operationId, preferences.code);
-  if (preferred) return respond(preferred);
-  if (!caller) return respond(fail('missingApiKey'), false);
-  const query = queryOf(url);
-  const queryFindings = validateQuery(operationId, query);
-  if (queryFindings.length > 0) return respond(findingsFailure('query', queryFindings, query));
-  let body: unknown;
-  if (jsonOperations.has(operationId)) {
-    body = await readJsonBody(request);
-    if (isFailure(body)) return respond(body);
-    const bodyFindings = validateJsonBody(operationId, body);
-    if (bodyFindings.length > 0) return respond(findingsFailure('body', bodyFindings, body));
   }
-  const context = {
-    operationId,
-    request,
-    url,
-    caller,
-    pathParams: route.pathParams,
-    query,
-    body,
-    preferences,
-    deps,
-  };
-  const answer = await operations[operationId](context);
-  if (preferences.faults.length === 0) return respond(answer);
-  const handled = await respond(answer);
-  return { ...handled, answer: applyFaults(asResponse(handled.answer), preferences.faults, deps.sleep) };
+}
+
+const noQuery: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The answer once the request body is drained; at once when there is none (most GETs). */
+function afterDrain(request: CoreRequest, handled: Handled): Soon<Handled> {
+  return request.body === null ? handled : drain(request.body).then(() => handled);
 }
 
 const decoder = new TextDecoder();
@@ -175,12 +216,12 @@ export function logEntry(
   request: CoreRequest,
   handled: Handled,
   deps: ServiceDeps,
-  url: URL = new URL(request.url),
-) {
+  path: string = new URL(request.url).pathname,
+): RequestLogEntry {
   return {
     at: unixSeconds(deps.clock),
     method: request.method,
-    path: url.pathname,
+    path,
     key: request.headers.get(apiKeyHeader),
     status: handled.answer.status,
     operationId: handled.operationId,

@@ -24,7 +24,7 @@ export interface Preferences {
 }
 
 /** What a request without a Prefer header asks for: nothing (shared, frozen: most requests have none). */
-const noPreferences: Preferences = Object.freeze({ faults: Object.freeze([]) });
+export const noPreferences: Preferences = Object.freeze({ faults: Object.freeze([]) });
 
 const faultHelp = 'known faults: reset, cut-after-bytes=N, slow-chunks=MS';
 

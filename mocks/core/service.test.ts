@@ -31,8 +31,8 @@ const call = (service: MockService, path: string, init: RequestInit = {}) =>
       body: (await res.json()) as { error_code: number; data: any },
     }));
 
-async function withVoices(ids: string[]) {
-  const service = createMockService({ audio: await quickAudio(), validateResponses: true });
+async function withVoices(ids: string[], validateResponses = true) {
+  const service = createMockService({ audio: await quickAudio(), validateResponses });
   const form = new FormData();
   form.set('scene', 'audio');
   form.set('file', new Blob([reference.slice()]), 'r.wav');
@@ -199,6 +199,62 @@ describe('answer(): what adapters write', () => {
     expect(Buffer.from(first as Uint8Array).toString('latin1', 0, 4)).toBe('RIFF');
     source.cancel();
     expect(await source.pull()).toBeUndefined(); // cancelled: nothing more is rendered
+  });
+});
+
+describe('answer(): at once when nothing needs waiting', () => {
+  const list = () => ({
+    method: 'GET',
+    url: 'http://mock.test/v1/voice/list',
+    headers: new Headers({ 'X-API-Key': 'mock-key' }),
+    body: null,
+    signal: new AbortController().signal,
+  });
+
+  it('gives a list from memory as is, and a request with a body as a promise', async () => {
+    // Without validateResponses, which checks every answer on its way out (a promise).
+    const service = await withVoices(['a'], false);
+    // The first list signs the voice_url of 'a' (WebCrypto, a promise); the next is the kept bytes.
+    const first = service.answer(list());
+    expect(first).toBeInstanceOf(Promise);
+    const signed = await first;
+    const again = service.answer(list());
+    expect(again).toBeInstanceOf(BytesAnswer);
+    expect(again).toBe(signed);
+    const save = service.answer(
+      new Request('http://mock.test/v1/voice/save', {
+        method: 'POST',
+        headers: { 'X-API-Key': 'mock-key', 'Content-Type': 'application/json' },
+        body: '{}',
+      }),
+    );
+    expect(save).toBeInstanceOf(Promise);
+    expect((await save).status).toBe(400);
+  });
+
+  it('turns an operation that throws at once into the 500 envelope, logged, and answers the next request', () => {
+    let broken = false;
+    const errorsLogged: string[] = [];
+    const service = createMockService({
+      clock: {
+        now: () => {
+          if (!broken) return 1_767_225_600_000;
+          broken = false;
+          throw new Error('the clock broke');
+        },
+        advance: () => {},
+      },
+      logger: { error: (message) => errorsLogged.push(message) },
+    });
+    broken = true;
+    const failed = service.answer(list());
+    expect(failed).toBeInstanceOf(BytesAnswer);
+    const body = JSON.parse(new TextDecoder().decode((failed as BytesAnswer).bytes));
+    expect([(failed as BytesAnswer).status, body.error_code, body.succeed]).toEqual([500, 10000, false]);
+    expect(body.error_message).toContain('the clock broke');
+    expect(errorsLogged).toEqual(['unexpected error on GET http://mock.test/v1/voice/list']);
+    expect((service.answer(list()) as BytesAnswer).status).toBe(200);
+    expect(service.state.requests.list().map((entry) => entry.status)).toEqual([500, 200]);
   });
 });
 

@@ -2,7 +2,7 @@ import { errors } from '../../openapi/contract.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { MockConfig, MockConfigInput } from '../config/types.js';
 import { type Clock, manualClock } from './clock.js';
-import type { AudioEngine, CoreRequest, Logger, ServiceDeps } from './context.js';
+import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
 import { controlPrefix, handleControl } from './control-api.js';
 import { type Answer, asResponse, failureAnswer } from './envelope.js';
 import { lazyAudioEngine } from './lazy-audio.js';
@@ -45,9 +45,11 @@ export interface MockService {
   fetch(request: CoreRequest): Promise<Response>;
   /**
    * The same answer before it becomes a Fetch Response: bytes in memory come back as a `BytesAnswer`,
-   * which an adapter can write at once (the Node server does); streams and errors as a Response.
+   * which an adapter can write at once (the Node server does); audio as a `StreamAnswer`; faults as a
+   * Response. An answer that needs no waiting (a list from memory, most refusals) comes back as is,
+   * not in a promise: `await` it either way.
    */
-  answer(request: CoreRequest): Promise<Answer>;
+  answer(request: CoreRequest): Soon<Answer>;
   readonly config: MockConfig;
   readonly clock: Clock;
   readonly state: MockState;
@@ -65,17 +67,27 @@ export interface MockService {
   close(): Promise<void>;
 }
 
-/** Parsed URLs of recent requests, shared read-only: clients repeat the same few (the list, a page). */
-const recentUrls = new Map<string, URL>();
+/** A request URL as the core reads it: parsed, with its path read once (each read of `pathname` makes a string). */
+interface Target {
+  readonly url: URL;
+  readonly pathname: string;
+  /** Under /__mock/: the control API, not an operation. */
+  readonly control: boolean;
+}
 
-function parsedUrl(href: string): URL {
-  let url = recentUrls.get(href);
-  if (!url) {
-    if (recentUrls.size >= 512) recentUrls.clear();
-    url = new URL(href);
-    recentUrls.set(href, url);
+/** Targets of recent requests, shared read-only: clients repeat the same few (the list, a page). */
+const recentTargets = new Map<string, Target>();
+
+function targetOf(href: string): Target {
+  let target = recentTargets.get(href);
+  if (!target) {
+    if (recentTargets.size >= 512) recentTargets.clear();
+    const url = new URL(href);
+    const { pathname } = url;
+    target = { url, pathname, control: pathname.startsWith(controlPrefix) };
+    recentTargets.set(href, target);
   }
-  return url;
+  return target;
 }
 
 // A zero wait is a yield between synthesized chunks, thousands per long text: setTimeout(0) would
@@ -135,37 +147,54 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
   };
 
-  async function handle(request: CoreRequest, url: URL): Promise<Handled> {
-    if (url.pathname.startsWith(controlPrefix)) {
-      return { answer: await handleControl(request, deps, controls), operationId: null };
+  function handle(request: CoreRequest, target: Target): Soon<Handled> {
+    if (target.control) {
+      return handleControl(request, deps, controls).then((answer) => ({ answer, operationId: null }));
     }
-    const handled = await runPipeline(request, deps, url);
-    if (!options.validateResponses || !handled.operationId) return handled;
-    const report = (violation: string) => {
-      violations.push(violation);
-      logger.error(violation);
-    };
-    return { ...handled, answer: await checkResponse(handled.operationId, handled.answer, report) };
+    const handled = runPipeline(request, deps, target.url, target.pathname);
+    const { validateResponses } = options;
+    if (!validateResponses) return handled;
+    return Promise.resolve(handled).then(async (handled) => {
+      if (!handled.operationId) return handled;
+      const report = (violation: string) => {
+        violations.push(violation);
+        logger.error(violation);
+      };
+      return { ...handled, answer: await checkResponse(handled.operationId, handled.answer, report) };
+    });
   }
 
-  async function answer(request: CoreRequest): Promise<Answer> {
+  /** A request that failed in the mock itself: a loud 500 in the envelope, reported to the logger. */
+  function unexpected(request: CoreRequest, error: unknown): Handled {
+    logger.error(`unexpected error on ${request.method} ${request.url}`, error);
+    const { status, code, message } = errors.unexpected;
+    return {
+      answer: failureAnswer(status, code, `${message}: ${(error as Error)?.message}`),
+      operationId: null,
+    };
+  }
+
+  function answer(request: CoreRequest): Soon<Answer> {
     // Parsed once per request: the router, the operation and the request log all read it.
-    const url = parsedUrl(request.url);
-    let handled: Handled;
+    let target: Target;
     try {
-      handled = await handle(request, url);
+      target = targetOf(request.url);
     } catch (error) {
-      logger.error(`unexpected error on ${request.method} ${request.url}`, error);
-      const { status, code, message } = errors.unexpected;
-      handled = {
-        answer: failureAnswer(status, code, `${message}: ${(error as Error)?.message}`),
-        operationId: null,
-      };
+      return Promise.reject(error);
     }
-    if (!url.pathname.startsWith(controlPrefix)) {
-      state.requests.add(logEntry(request, handled, deps, url));
+    const logged = (handled: Handled): Answer => {
+      if (!target.control) state.requests.add(logEntry(request, handled, deps, target.pathname));
+      return handled.answer;
+    };
+    let handled: Soon<Handled>;
+    try {
+      handled = handle(request, target);
+    } catch (error) {
+      handled = unexpected(request, error);
     }
-    return handled.answer;
+    // An answer made at once goes back at once: no promise for a list answered from memory.
+    if (!(handled instanceof Promise)) return logged(handled);
+    return handled.then(logged, (error: unknown) => logged(unexpected(request, error)));
   }
 
   return {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errors } from '../../openapi/contract.js';
 import { type MockServer, startMockServer } from '../adapters/node.js';
+import { createMockService } from '../core/service.js';
 import { envelope, json, nodeTarget, rawGet, type Target, uploadInit } from './helpers.js';
 
 const key = { 'X-API-Key': 'mock-key' };
@@ -202,5 +203,36 @@ describe('the Host header over real HTTP', () => {
   it('answers a well-formed Host in any case, with its port', async () => {
     const { status, body } = await withHost('MOCK.TEST:80');
     expect([status, JSON.parse(body).succeed]).toEqual([200, true]);
+  });
+});
+
+describe('a mock bug over real HTTP', () => {
+  // The list is answered in the request's own turn (no promise): an operation that throws there must
+  // still become the 500 envelope, not an exception out of the server's request handler.
+  let broken = false;
+  let server: MockServer;
+  beforeAll(async () => {
+    const service = createMockService({
+      clock: {
+        now: () => {
+          if (!broken) return Date.now();
+          broken = false;
+          throw new Error('the clock broke');
+        },
+        advance: () => {},
+      },
+      logger: { error: () => {} },
+    });
+    server = await startMockServer({ port: 0, service });
+  });
+  afterAll(() => server.close());
+
+  it('answers 500/10000 in the envelope, and the next request as usual', async () => {
+    broken = true;
+    const failed = await fetch(`${server.url}/v1/voice/list`, { headers: key });
+    const body = await envelope(failed);
+    expect([failed.status, body.error_code, body.succeed]).toEqual([500, 10000, false]);
+    expect(body.error_message).toContain('the clock broke');
+    expect((await fetch(`${server.url}/v1/voice/list`, { headers: key })).status).toBe(200);
   });
 });

@@ -22,7 +22,7 @@ function startIndex(voices: VoiceRecord[], cursor: string | undefined, deletedSe
  * GET /v1/voice/list (§4.3): the custom voices of the caller's organization and environment, oldest
  * first, page by page. `total` counts this page only; `next_voice_id` is the first voice of the next page.
  */
-export const voiceList: Operation = async ({ caller, query, url, deps }) => {
+export const voiceList: Operation = ({ caller, query, url, deps }) => {
   const size = query.page_size === undefined ? limits.pageSizeDefault.value : Number(query.page_size);
   if (!Number.isInteger(size) || size < limits.pageSizeMin.value || size > limits.pageSizeMax.value) {
     return fail('pageSizeOutOfRange', `page_size must be an integer from 1 to 20, got "${query.page_size}"`);
@@ -36,6 +36,7 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
   const answers = answersOf(deps.state.voices);
   let forUrl = answers.get(url.href);
   const kept = forUrl?.find((k) => k.space === space);
+  // A kept answer goes back at once (no promise), as does a page whose voice_urls are all signed.
   if (kept && kept.expires === expires && kept.remaining === remaining) return kept.answer;
   const made = listPage(deps, {
     space,
@@ -57,14 +58,17 @@ export const voiceList: Operation = async ({ caller, query, url, deps }) => {
   if (made instanceof BytesAnswer) return made;
   // Signing voice URLs: the requests that come meanwhile (each new second, up to one per connection)
   // wait for this answer instead of signing the same URLs again.
-  try {
-    const answer = await made;
-    if (entry.answer === made) entry.answer = answer;
-    return answer;
-  } catch (error) {
-    if (entry.answer === made) forUrl.splice(forUrl.indexOf(entry), 1);
-    throw error;
-  }
+  const list = forUrl;
+  return made.then(
+    (answer) => {
+      if (entry.answer === made) entry.answer = answer;
+      return answer;
+    },
+    (error: unknown) => {
+      if (entry.answer === made) list.splice(list.indexOf(entry), 1);
+      throw error;
+    },
+  );
 };
 
 interface PageRequest {
