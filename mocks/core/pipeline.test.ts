@@ -66,6 +66,33 @@ describe('the API key is checked before Prefer is honoured', () => {
   });
 });
 
+describe('Prefer: code=429 on upload', () => {
+  const upload = (service: ReturnType<typeof observed>['service'], prefer?: string) => {
+    const form = new FormData();
+    form.set('scene', 'audio');
+    form.set('file', new Blob([new Uint8Array([82, 73, 70, 70])]), 'a.wav');
+    const headers = prefer === undefined ? key : { ...key, Prefer: prefer };
+    return service.fetch(
+      new Request('http://mock.test/v1/files/upload', { method: 'POST', headers, body: form }),
+    );
+  };
+
+  it('carries Retry-After as a real refusal does: 1 s with nothing counted, then what the window says', async () => {
+    const { service } = observed();
+    const asked = await upload(service, 'code=429');
+    const body = (await asked.json()) as { error_code: number };
+    expect([asked.status, body.error_code, asked.headers.get('retry-after')]).toEqual([
+      429,
+      errors.uploadRateLimited.code,
+      '1',
+    ]);
+    expect((await upload(service)).status).toBe(200);
+    service.clock.advance(60_000);
+    const later = await upload(service, 'code=429');
+    expect(later.headers.get('retry-after')).toBe(String(3600 - 60));
+  });
+});
+
 describe('Prefer: latency=MS delays every operation', () => {
   it.each([
     ['complete synthesis', 'POST', '/v1/text-to-speech', key, textBody, [250]],

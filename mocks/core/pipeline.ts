@@ -102,9 +102,15 @@ export function runPipeline(
   if (isFailure(preferences)) return flow.respond(preferences, false);
   flow.preferences = preferences;
   if (preferences.faults.some((f) => f.kind === 'reset')) return flow.respond(Response.error());
-  const preferred =
-    preferences.code === undefined ? undefined : preferredResponse(operationId, preferences.code);
-  if (preferred) return flow.respond(preferred);
+  if (preferences.code !== undefined) {
+    // A 429 asked for carries Retry-After as a real refusal does, counted from the caller's own uploads.
+    const headers =
+      caller && preferences.code === 429
+        ? { 'Retry-After': String(deps.state.rateLimit.retryAfterSeconds(caller.user, deps.clock.now())) }
+        : undefined;
+    const preferred = preferredResponse(operationId, preferences.code, headers);
+    if (preferred) return flow.respond(preferred);
+  }
   if (!caller) return flow.respond(fail('missingApiKey'), false);
   flow.caller = caller;
   const query = queryOf(url);

@@ -89,16 +89,20 @@ export function parsePreferences(header: string | null): Preferences | Failure {
  * @example
  * preferredResponse('uploadFile', 503); // 503 envelope with error_code 20002
  */
-export function preferredResponse(operationId: OperationId, code: number): BytesAnswer | Failure | undefined {
+export function preferredResponse(
+  operationId: OperationId,
+  code: number,
+  headers?: Record<string, string>,
+): BytesAnswer | Failure | undefined {
   const statuses = documentedStatuses(operationId);
   if (statuses.includes(code) && code < 300) return undefined;
   if (statuses.includes(code)) {
     const example = errorExample(operationId, code);
-    if (example) return failureAnswer(code, example.error_code, example.error_message);
+    if (example) return failureAnswer(code, example.error_code, example.error_message, headers);
     const entry = Object.values(errors).find(
       (e) => e.status === code && (e.operations as readonly string[]).includes(operationId),
     );
-    if (entry) return failureAnswer(code, entry.code, entry.message);
+    if (entry) return failureAnswer(code, entry.code, entry.message, headers);
   }
   return fail(
     'invalidRequest',

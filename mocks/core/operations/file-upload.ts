@@ -20,8 +20,7 @@ export const fileUpload: Operation = async ({ request, caller, deps }) => {
   const ticket = state.rateLimit.take(caller.user, clock.now());
   if (!ticket) {
     await drain(request.body);
-    // At least 1 s: when uploads still in flight hold the last slots, no counted one has to age out.
-    const wait = Math.max(1, state.rateLimit.retryAfterSeconds(caller.user, clock.now()));
+    const wait = state.rateLimit.retryAfterSeconds(caller.user, clock.now());
     const message = `upload limit reached: ${config.uploadsPerHour} uploads per user per hour; retry in ${wait} s`;
     return render(fail('uploadRateLimited', message), { 'Retry-After': String(wait) });
   }

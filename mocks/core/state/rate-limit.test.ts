@@ -10,6 +10,7 @@ describe('UploadRateLimiter', () => {
     limiter.take('u', 1000)?.commit(1000);
     expect(limiter.take('u', 2000)).toBeUndefined();
     expect(limiter.retryAfterSeconds('u', 2000)).toBe(3598);
+    expect(limiter.retryAfterSeconds('nobody', 2000)).toBe(1); // never 0: "retry now" is no advice
     expect(limiter.take('other', 2000)).toBeDefined();
     expect(limiter.take('u', hour)).toBeDefined();
   });

@@ -47,10 +47,13 @@ export class UploadRateLimiter {
     };
   }
 
-  /** Seconds until the oldest counted upload leaves the window (for the 429 message). */
+  /**
+   * Seconds until the oldest counted upload leaves the window (for the 429 message and Retry-After);
+   * at least 1: when uploads still in flight hold the last slots, no counted one has to age out.
+   */
   retryAfterSeconds(user: string, nowMs: number): number {
     const oldest = (this.times.get(user) ?? []).find((t) => t > nowMs - this.windowMs);
-    return oldest === undefined ? 0 : Math.ceil((oldest + this.windowMs - nowMs) / 1000);
+    return oldest === undefined ? 1 : Math.max(1, Math.ceil((oldest + this.windowMs - nowMs) / 1000));
   }
 
   snapshot(): RateLimitSnapshot {
