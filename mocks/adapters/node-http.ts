@@ -34,8 +34,14 @@ function headList(own: Headers | Readonly<Record<string, string>>, extra: readon
   return list;
 }
 
-/** The head of each answer written, per CORS list: a kept answer (the list) is sent again and again. */
-const heads = new WeakMap<BytesAnswer, { readonly extra: readonly string[]; readonly head: string[] }>();
+/**
+ * The head of each answer written, per CORS list, and its bytes as a Buffer (Node makes one of a
+ * Uint8Array on every write otherwise): a kept answer (the list) is sent again and again.
+ */
+const heads = new WeakMap<
+  BytesAnswer,
+  { readonly extra: readonly string[]; readonly head: string[]; readonly body: Buffer }
+>();
 
 /**
  * Writes an answer whose bytes are in memory with one `writeHead` and one `res.end`, as a bare
@@ -48,13 +54,14 @@ export function writeBytesAnswer(
 ): void {
   let kept = heads.get(answer);
   if (kept?.extra !== extra) {
+    const { bytes } = answer;
     const head = headList(answer.headers, extra);
-    head.push('Content-Length', String(answer.bytes.byteLength));
-    kept = { extra, head };
+    head.push('Content-Length', String(bytes.byteLength));
+    kept = { extra, head, body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
     heads.set(answer, kept);
   }
   res.writeHead(answer.status, kept.head);
-  res.end(answer.bytes);
+  res.end(kept.body);
 }
 
 /**
