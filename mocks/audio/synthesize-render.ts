@@ -168,50 +168,40 @@ export class Renderer {
     this.step[i] = (end - start) / length;
   }
 
+  /**
+   * Renders `n` samples in two passes over a scratch buffer: the sources (glottal pulse, aspiration and
+   * frication noise), then the filters and the mix. Each pass keeps its own state in registers, where
+   * one loop over everything spilled half of it to memory on every sample; the arithmetic is the same,
+   * operation for operation, so the samples are identical.
+   */
   private run(out: Int16Array, offset: number, n: number): void {
+    for (let done = 0; done < n; done += SCRATCH) {
+      const count = Math.min(SCRATCH, n - done);
+      this.sources(count);
+      this.filters(out, offset + done, count);
+    }
+  }
+
+  /** The glottal source with aspiration, and the frication noise, of the next `n` samples. */
+  private sources(n: number): void {
     const v = this.value;
     const d = this.step;
-    const f = this.fixed;
     let inc = v[0] ?? 0;
     let voice = v[1] ?? 0;
     let asp = v[2] ?? 0;
     let fric = v[3] ?? 0;
-    let a1 = v[4] ?? 0;
-    let b1 = v[5] ?? 0;
-    let a2 = v[6] ?? 0;
-    let b2 = v[7] ?? 0;
-    let a3 = v[8] ?? 0;
-    let b3 = v[9] ?? 0;
     const dInc = d[0] ?? 0;
     const dVoice = d[1] ?? 0;
     const dAsp = d[2] ?? 0;
     const dFric = d[3] ?? 0;
-    const da1 = d[4] ?? 0;
-    const db1 = d[5] ?? 0;
-    const da2 = d[6] ?? 0;
-    const db2 = d[7] ?? 0;
-    const da3 = d[8] ?? 0;
-    const db3 = d[9] ?? 0;
-    const c1 = f[0] ?? 0;
-    const c2 = f[1] ?? 0;
-    const c3 = f[2] ?? 0;
-    const fa = f[3] ?? 0;
-    const fb = f[4] ?? 0;
-    const fc = f[5] ?? 0;
     const jitter = this.plan.jitter;
     const table = glottalTable;
     const m = this.memory;
     let phase = m[0] as number;
     let jit = m[1] as number;
-    let y1a = m[2] as number;
-    let y1b = m[3] as number;
-    let y2a = m[4] as number;
-    let y2b = m[5] as number;
-    let y3a = m[6] as number;
-    let y3b = m[7] as number;
-    let zA = m[8] as number;
-    let zB = m[9] as number;
     let ns = this.noiseState[0] as number;
+    const glottal = sourceScratch;
+    const hiss = fricationScratch;
     for (let i = 0; i < n; i++) {
       ns ^= ns << 13;
       ns ^= ns >>> 17;
@@ -227,7 +217,58 @@ export class Renderer {
       const g0 = table[k] as number;
       const pulse = g0 + ((table[k + 1] as number) - g0) * (p - k);
       // The tiny offset keeps decaying filter memories out of the subnormal range, which is ~100× slower.
-      const src = pulse * voice + noise * asp + ANTI_DENORMAL;
+      glottal[i] = pulse * voice + noise * asp + ANTI_DENORMAL;
+      hiss[i] = noise * fric + ANTI_DENORMAL;
+      inc += dInc;
+      voice += dVoice;
+      asp += dAsp;
+      fric += dFric;
+    }
+    v[0] = inc;
+    v[1] = voice;
+    v[2] = asp;
+    v[3] = fric;
+    m[0] = phase;
+    m[1] = jit;
+    this.noiseState[0] = ns;
+  }
+
+  /** The three formants and the frication band over the sources of the next `n` samples, mixed into `out`. */
+  private filters(out: Int16Array, offset: number, n: number): void {
+    const v = this.value;
+    const d = this.step;
+    const f = this.fixed;
+    let a1 = v[4] ?? 0;
+    let b1 = v[5] ?? 0;
+    let a2 = v[6] ?? 0;
+    let b2 = v[7] ?? 0;
+    let a3 = v[8] ?? 0;
+    let b3 = v[9] ?? 0;
+    const da1 = d[4] ?? 0;
+    const db1 = d[5] ?? 0;
+    const da2 = d[6] ?? 0;
+    const db2 = d[7] ?? 0;
+    const da3 = d[8] ?? 0;
+    const db3 = d[9] ?? 0;
+    const c1 = f[0] ?? 0;
+    const c2 = f[1] ?? 0;
+    const c3 = f[2] ?? 0;
+    const fa = f[3] ?? 0;
+    const fb = f[4] ?? 0;
+    const fc = f[5] ?? 0;
+    const m = this.memory;
+    let y1a = m[2] as number;
+    let y1b = m[3] as number;
+    let y2a = m[4] as number;
+    let y2b = m[5] as number;
+    let y3a = m[6] as number;
+    let y3b = m[7] as number;
+    let zA = m[8] as number;
+    let zB = m[9] as number;
+    const glottal = sourceScratch;
+    const hiss = fricationScratch;
+    for (let i = 0; i < n; i++) {
+      const src = glottal[i] as number;
       const y1 = a1 * src + b1 * y1a + c1 * y1b;
       y1b = y1a;
       y1a = y1;
@@ -237,7 +278,7 @@ export class Renderer {
       const y3 = a3 * src + b3 * y3a + c3 * y3b;
       y3b = y3a;
       y3a = y3;
-      const z = fa * (noise * fric + ANTI_DENORMAL) + fb * zA + fc * zB;
+      const z = fa * (hiss[i] as number) + fb * zA + fc * zB;
       zB = zA;
       zA = z;
       let s = (W1 * y1 - W2 * y2 + W3 * y3 + W_FRICATION * z) * MASTER_GAIN;
@@ -246,10 +287,6 @@ export class Renderer {
       else if (s < -KNEE) s = -KNEE - ((1 - KNEE) * (-s - KNEE)) / (1 - KNEE + (-s - KNEE));
       // floor(x + 0.5) with an integer truncation: the value is positive after the offset.
       out[offset + i] = ((s * 32767 + 32768.5) | 0) - 32768;
-      inc += dInc;
-      voice += dVoice;
-      asp += dAsp;
-      fric += dFric;
       a1 += da1;
       b1 += db1;
       a2 += da2;
@@ -257,10 +294,6 @@ export class Renderer {
       a3 += da3;
       b3 += db3;
     }
-    v[0] = inc;
-    v[1] = voice;
-    v[2] = asp;
-    v[3] = fric;
     v[4] = a1;
     v[5] = b1;
     v[6] = a2;
@@ -268,8 +301,6 @@ export class Renderer {
     v[8] = a3;
     v[9] = b3;
     v[10] = 0;
-    m[0] = phase;
-    m[1] = jit;
     m[2] = y1a;
     m[3] = y1b;
     m[4] = y2a;
@@ -278,6 +309,11 @@ export class Renderer {
     m[7] = y3b;
     m[8] = zA;
     m[9] = zB;
-    this.noiseState[0] = ns;
   }
 }
+
+/** Samples per pass of `run`: small enough for the scratch to stay in the first-level cache. */
+const SCRATCH = 256;
+// Shared by every renderer: a pass runs to its end without yielding, so no two ever interleave.
+const sourceScratch = new Float64Array(SCRATCH);
+const fricationScratch = new Float64Array(SCRATCH);
