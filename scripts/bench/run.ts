@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import { cac } from 'cac';
 import { analysisSpeed, synthesisSpeed } from './engine.js';
 import { concurrency, listThroughput, startup, streamLatency, uploads } from './http-bench.js';
+import { cpuTimes, stealPercent } from './steal.js';
 
 /**
  * `npm run bench [-- --json FILE] [--smoke]`: every measurement in one run and one process tree, so the
@@ -34,12 +35,23 @@ const results: Record<string, unknown> = { machine, smoke };
 const targets: { target: string; value: string; met: boolean }[] = [];
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
 const log = (line: string) => process.stdout.write(`${line}\n`);
+// Steal time per section: how much of the machine the host took away while each was measured.
+const steal: Record<string, number | undefined> = {};
+results.stealPercent = steal;
+let sectionStart: ReturnType<typeof cpuTimes>;
+const stolen = (section: string) => {
+  const now = cpuTimes();
+  const percent = stealPercent(sectionStart, now);
+  steal[section] = percent;
+  if (percent !== undefined) log(`(steal: ${fmt(percent)} % of the machine's CPU time during this section)`);
+};
 
 log(
   `voice-kit bench on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), Node ${machine.node}${smoke ? ' [smoke]' : ''}`,
 );
 
 if (want('startup')) {
+  sectionStart = cpuTimes();
   const rows = await startup(smoke ? 1 : 5);
   results.startup = rows;
   log('\n## Startup (spawn until the first answer)');
@@ -54,9 +66,11 @@ if (want('startup')) {
       value: `${fmt(mock.medianMs)} ms`,
       met: mock.medianMs <= 300,
     });
+  stolen('startup');
 }
 
 if (want('list')) {
+  sectionStart = cpuTimes();
   const rounds = Math.max(1, Math.trunc(Number(options.rounds)) || 2);
   const rows = await listThroughput(smoke ? 1 : 5, rounds, smoke ? 1 : 2);
   results.listThroughput = rows;
@@ -96,9 +110,11 @@ if (want('list')) {
     value: `${fmt((100 * mock) / bare)} %`,
     met: mock / bare >= 0.7,
   });
+  stolen('list');
 }
 
 if (want('stream')) {
+  sectionStart = cpuTimes();
   const rows = await streamLatency(smoke ? 3 : 50, smoke ? 1 : 10);
   results.streamLatency = rows;
   log('\n## Stream latency (5,000 characters, POST /v1/text-to-speech/stream)');
@@ -115,9 +131,11 @@ if (want('stream')) {
       value: `${fmt(mock.firstByteP50Ms, 2)} ms`,
       met: mock.firstByteP50Ms <= 5,
     });
+  stolen('stream');
 }
 
 if (want('synthesis')) {
+  sectionStart = cpuTimes();
   const speed = synthesisSpeed(smoke ? 1 : 5, smoke ? 5 : 60);
   results.synthesis = speed;
   log('\n## Synthesis speed (seconds of audio per second of CPU, one core)');
@@ -130,9 +148,11 @@ if (want('synthesis')) {
     value: `${fmt(speed.wav.realtimeFactor, 0)}×`,
     met: speed.wav.realtimeFactor >= 1000,
   });
+  stolen('synthesis');
 }
 
 if (want('analysis')) {
+  sectionStart = cpuTimes();
   const speed = await analysisSpeed(smoke ? 1 : 5, smoke ? 5 : 60);
   results.analysis = speed;
   log('\n## Analysis speed (a reference recording of 60 s)');
@@ -145,9 +165,11 @@ if (want('analysis')) {
     value: `${fmt(speed.wav.ms, 2)} ms`,
     met: speed.wav.ms < 50,
   });
+  stolen('analysis');
 }
 
 if (want('upload')) {
+  sectionStart = cpuTimes();
   const up = await uploads(smoke ? 1 : 3, smoke ? 64 * 2 ** 20 : 2 ** 30);
   results.upload = up;
   log('\n## Upload');
@@ -160,9 +182,11 @@ if (want('upload')) {
     value: `${fmt(up.hugeBody.peakGrowthMiB)} MiB`,
     met: up.hugeBody.status === 413 && up.hugeBody.peakGrowthMiB <= 64,
   });
+  stolen('upload');
 }
 
 if (want('concurrency')) {
+  sectionStart = cpuTimes();
   const c = await concurrency(smoke ? 20 : 200);
   results.concurrency = c;
   log('\n## Concurrency');
@@ -174,9 +198,15 @@ if (want('concurrency')) {
     value: `${c.completed}/${c.streams}, +${fmt(c.growthAfterMB)} MB`,
     met: c.completed === c.streams && c.identicalSizes && c.growthAfterMB <= 20,
   });
+  stolen('concurrency');
 }
 
 results.targets = targets;
 log('\n## Targets');
 for (const t of targets) log(`${t.met ? 'met   ' : 'MISSED'} ${t.target}: ${t.value}`);
+const stealShown = Object.entries(steal).filter(([, percent]) => percent !== undefined);
+if (stealShown.length > 0)
+  log(
+    `steal per section (the host's share of this VM's CPU): ${stealShown.map(([section, percent]) => `${section} ${fmt(percent as number)} %`).join(', ')}`,
+  );
 if (options.json) writeFileSync(String(options.json), `${JSON.stringify(results, null, 2)}\n`);

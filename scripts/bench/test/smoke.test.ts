@@ -20,5 +20,9 @@ describe('npm run bench -- --smoke', () => {
     expect(stdout).toMatch(/^wav +[\d.]+ s of audio in [\d.]+ ms CPU = \d+× real time$/m);
     expect(stdout).toMatch(/^(met {3}|MISSED) synthesis: wav ≥ 1000× real time: \d+×$/m);
     expect(stdout).toMatch(/^(met {3}|MISSED) analysis: 60 s WAV well under 50 ms: [\d.]+ ms$/m);
+    if (process.platform === 'linux') {
+      expect(stdout).toMatch(/^\(steal: [\d.]+ % of the machine's CPU time during this section\)$/m);
+      expect(stdout).toMatch(/^steal per section \(.+\): synthesis [\d.]+ %, analysis [\d.]+ %$/m);
+    }
   });
 });
