@@ -35,4 +35,20 @@ describe('matchRoute', () => {
   ])('%s %s → not found', (method, path) => {
     expect(matchRoute(method, path)).toEqual({ kind: 'not-found' });
   });
+
+  it('hands every request for a path the same outcome, frozen so that no caller changes the next', () => {
+    const first = matchRoute('DELETE', '/v1/voice/kept');
+    expect(matchRoute('DELETE', '/v1/voice/kept')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    if (first.kind !== 'match') throw new Error(`expected a match, got ${first.kind}`);
+    expect(() => Object.assign(first.pathParams, { voice_id: 'changed' })).toThrow(TypeError);
+    expect(matchRoute('DELETE', '/v1/voice/kept')).toEqual({
+      kind: 'match',
+      operationId: 'deleteVoice',
+      pathParams: { voice_id: 'kept' },
+    });
+    const refused = matchRoute('PUT', '/v1/voice/list');
+    if (refused.kind !== 'method-not-allowed') throw new Error(`expected a 405, got ${refused.kind}`);
+    expect(Object.isFrozen(refused.allowed)).toBe(true);
+  });
 });
