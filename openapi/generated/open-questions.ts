@@ -85,6 +85,14 @@ export const openQuestions: readonly LocatedOpenQuestion[] = [
     "refs": []
   },
   {
+    "id": "upload-retry-after",
+    "section": "§7.1, §8",
+    "question": "Whether a refused upload tells the client when it may upload again is not shown.",
+    "mock": "A `Retry-After` header (seconds until the oldest counted upload leaves the hour window, at least 1; the message gives the same number), also on a 429 asked for with `Prefer: code=429`.",
+    "where": "/paths/~1v1~1files~1upload/post/responses/429",
+    "refs": []
+  },
+  {
     "id": "voice-save-statuses",
     "section": "§7.2",
     "question": "HTTP statuses of the voice-creation error codes other than 10001 are not shown.",

@@ -321,6 +321,12 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           },
           "429": {
             "description": "Upload limit reached - 30 uploads per user per hour (§7.1, §8).",
+            "x-open-question": {
+              "id": "upload-retry-after",
+              "section": "§7.1, §8",
+              "question": "Whether a refused upload tells the client when it may upload again is not shown.",
+              "mock": "A `Retry-After` header (seconds until the oldest counted upload leaves the hour window, at least 1; the message gives the same number), also on a 429 asked for with `Prefer: code=429`."
+            },
             "content": {
               "application/json": {
                 "schema": {
