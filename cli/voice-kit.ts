@@ -2,9 +2,9 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cac } from 'cac';
-import { startMockServer } from '../mocks/adapters/node.js';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
+import { startMockServer } from '../mocks/node/server.js';
 
 type Write = (line: string) => void;
 
@@ -35,7 +35,7 @@ async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<num
     seed = integerFlag('seed', flags.seed, 0, 2 ** 32 - 1);
     // Imported only with --config: each module is startup time, and most runs use the defaults.
     if (flags.config)
-      config = await (await import('../mocks/config/load-config.js')).loadConfigFile(flags.config);
+      config = await (await import('../mocks/node/load-config.js')).loadConfigFile(flags.config);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     fail(`voice-kit mock: ${error.message}`);

@@ -6,7 +6,7 @@
  * const server = await startMockServer({ port: 0 });
  * await fetch(`${server.url}/v1/voice/list`, { headers: { 'X-API-Key': defaultKeys[0].key } });
  */
-export { type MockServer, type MockServerOptions, startMockServer } from './adapters/node.js';
+
 export { defaultConfig, defaultKeys } from './config/defaults.js';
 export { ConfigError, parseConfig } from './config/parse-config.js';
 export type { Capabilities, KeyConfig, MockConfig, MockConfigInput, PcmHeaderNames } from './config/types.js';
@@ -17,3 +17,4 @@ export type { Fault, Preferences } from './core/scenario.js';
 export { createMockService, type MockService, type MockServiceOptions } from './core/service.js';
 export type { MockSnapshot } from './core/state/mock-state.js';
 export { memoryStorage, type Storage, type StorageWriter } from './core/storage.js';
+export { type MockServer, type MockServerOptions, startMockServer } from './node/server.js';

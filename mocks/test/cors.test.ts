@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../adapters/node.js';
+import { type MockServer, startMockServer } from '../node/server.js';
 import { testServiceOptions } from './helpers.js';
 
 const origin = 'http://app.example.test:5173';

@@ -3,10 +3,10 @@ import { setupServer } from 'msw/node';
 import { expect } from 'vitest';
 import type { OperationId } from '../../openapi/contract.js';
 import { validateResponse } from '../../openapi/validate.js';
-import { createHandlers } from '../adapters/msw.js';
-import { startMockServer } from '../adapters/node.js';
 import { synthesizeToBytes, systemVoices } from '../audio/index.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
+import { createHandlers } from '../msw.js';
+import { startMockServer } from '../node/server.js';
 
 /** The unpatched fetch, taken before MSW patches the global one. */
 const realFetch = globalThis.fetch;

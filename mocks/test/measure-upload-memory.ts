@@ -4,7 +4,7 @@
  * one reused 1 MiB block, so the growth printed is the server's.
  */
 import { request } from 'node:http';
-import { startMockServer } from '../adapters/node.js';
+import { startMockServer } from '../node/server.js';
 
 const boundary = 'measureboundary';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errors } from '../../openapi/contract.js';
-import { type MockServer, startMockServer } from '../adapters/node.js';
 import { createMockService } from '../core/service.js';
+import { type MockServer, startMockServer } from '../node/server.js';
 import { envelope, json, nodeTarget, rawGet, type Target, uploadInit } from './helpers.js';
 
 const key = { 'X-API-Key': 'mock-key' };

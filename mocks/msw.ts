@@ -1,5 +1,5 @@
 import { type HttpHandler, http } from 'msw';
-import { createMockService, type MockService } from '../core/service.js';
+import { createMockService, type MockService } from './core/service.js';
 
 /** Options of the MSW handlers. */
 export interface HandlerOptions {

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { offsetClock } from '../core/clock.js';
 import { type Answer, BytesAnswer, fail, render, StreamAnswer } from '../core/envelope.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
+import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { tempDirStorage } from './file-storage.js';
-import { answerPreflight, corsHeaderList, isPreflight } from './node-cors.js';
-import { answerClientError, writeBytesAnswer, writeResponse, writeStreamAnswer } from './node-http.js';
-import { firstHost, toRequest } from './node-request.js';
+import { firstHost, toRequest } from './read-request.js';
+import { answerClientError, writeBytesAnswer, writeResponse, writeStreamAnswer } from './write-answer.js';
 
 // The origin of each Host a client sent (a handful), made once instead of per request; null for a
 // Host that is not host[:port] ("evil.test/x?" would otherwise become part of the path).

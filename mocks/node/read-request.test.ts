@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstHost, rawHeader } from './node-request.js';
+import { firstHost, rawHeader } from './read-request.js';
 
 describe('request headers read from Node rawHeaders', () => {
   const raw = [

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { ConfigError, parseConfig } from './parse-config.js';
-import type { MockConfig } from './types.js';
+import { ConfigError, parseConfig } from '../config/parse-config.js';
+import type { MockConfig } from '../config/types.js';
 
 /**
  * Reads and checks a JSON config file (Node only). Unreadable files and bad JSON are ConfigErrors too,
