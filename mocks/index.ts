@@ -10,9 +10,10 @@
 export { defaultConfig, defaultKeys } from './config/defaults.js';
 export { ConfigError, parseConfig } from './config/parse-config.js';
 export type { Capabilities, KeyConfig, MockConfig, MockConfigInput, PcmHeaderNames } from './config/types.js';
+export { type Answer, BytesAnswer, type ChunkSource, StreamAnswer } from './core/answer.js';
 export { type Clock, manualClock, offsetClock } from './core/clock.js';
 export type { AudioEngine, CoreRequest, Logger, Soon } from './core/context.js';
-export { type Answer, BytesAnswer, type ChunkSource, type Envelope, StreamAnswer } from './core/envelope.js';
+export type { Envelope } from './core/envelope.js';
 export type { Fault, Preferences } from './core/scenario.js';
 export { createMockService, type MockService, type MockServiceOptions } from './core/service.js';
 export type { MockSnapshot } from './core/state/mock-state.js';

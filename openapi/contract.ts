@@ -492,6 +492,16 @@ export const errors = {
     openQuestion: 'general-errors',
     message: 'method PUT is not allowed on /v1/voice/list; allowed: GET',
   },
+  headersTooLarge: {
+    code: 10001,
+    status: 431,
+    condition: 'the request head is larger than the server reads (Node refuses it before routing)',
+    section: '§4',
+    operations: [],
+    source: 'kit',
+    openQuestion: 'general-errors',
+    message: 'request headers are too large',
+  },
   signedUrlInvalid: {
     code: 10003,
     status: 403,

@@ -7,8 +7,9 @@ import type {
   VoiceProfile,
 } from '../audio/types.js';
 import type { MockConfig } from '../config/types.js';
+import type { Answer } from './answer.js';
 import type { Clock } from './clock.js';
-import type { Answer, Failure } from './envelope.js';
+import type { Failure } from './envelope.js';
 import type { Preferences } from './scenario.js';
 import type { Signer } from './signer.js';
 import type { MockState } from './state/mock-state.js';

@@ -1,5 +1,6 @@
+import { type Answer, BytesAnswer } from './answer.js';
 import type { CoreRequest, ServiceDeps } from './context.js';
-import { type Answer, BytesAnswer, fail, isFailure, ok, render } from './envelope.js';
+import { fail, isFailure, ok, render } from './envelope.js';
 import { readJsonBody } from './request-body.js';
 import { verifyVoiceUrl, voiceAudioPath } from './signed-url.js';
 import type { MockSnapshot } from './state/mock-state.js';

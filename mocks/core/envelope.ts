@@ -1,5 +1,11 @@
+/**
+ * The §2.1 envelope: what every JSON answer of the mock says, success or failure. Every refusal the
+ * mock sends anywhere (core, Node server, MSW) is rendered here from the one error catalogue
+ * (openapi/contract.ts). How the bytes travel is answer.ts.
+ */
 import type { ErrorName } from '../../openapi/contract.js';
 import { errors } from '../../openapi/contract.js';
+import { type BytesAnswer, jsonAnswer, jsonBytesAnswer } from './answer.js';
 
 /** The envelope of §2.1, as every JSON answer of the mock carries it. */
 export interface Envelope<T = unknown> {
@@ -32,101 +38,6 @@ export function fail(error: ErrorName, message: string = errors[error].message):
 export const isFailure = (value: unknown): value is Failure =>
   typeof value === 'object' && value !== null && (value as Failure).kind === 'failure';
 
-const encoder = new TextEncoder();
-
-/**
- * An answer whose body is bytes already in memory: every JSON envelope, complete audio. The core passes
- * these around instead of Fetch Responses, because on Node 20 a Response (its Headers, its body stream)
- * costs more than the rest of a list answer: the Node adapter writes one in a single `res.end`, as a
- * bare node:http server does, and only a Fetch caller (MSW, in-process) gets a Response made of it.
- * It always carries its Content-Length, so every adapter sends it unchunked.
- *
- * @example
- * const answer = new BytesAnswer(200, new TextEncoder().encode('{}'), { 'Content-Type': 'application/json' });
- * await answer.toResponse().json(); // {}
- */
-export class BytesAnswer {
-  constructor(
-    readonly status: number,
-    /** Shared, never copied here: keep them unchanged (a Response made of them gets a copy). */
-    readonly bytes: Uint8Array,
-    /** Header names as sent, Content-Length aside (it is always the length of `bytes`). */
-    readonly headers: Readonly<Record<string, string>>,
-  ) {}
-
-  toResponse(): Response {
-    const headers = { ...this.headers, 'Content-Length': String(this.bytes.byteLength) };
-    return new Response(this.bytes.slice(), { status: this.status, headers });
-  }
-}
-
-/** Where the chunks of a streamed answer come from, pulled one at a time by whoever sends them. */
-export interface ChunkSource {
-  /** The next chunk; a promise of it when the source waits first (pacing, a yield); undefined at the end. */
-  pull(): Uint8Array | undefined | Promise<Uint8Array | undefined>;
-  /** The reader went away: make no more chunks. */
-  cancel(): void;
-}
-
-/**
- * An answer whose body is made chunk by chunk as it is sent: streamed audio. The Node adapter pulls
- * the chunks itself, one `res.write` each, with no promise per chunk where a chunk is ready at once;
- * a Fetch caller gets a Response whose body stream pulls them. A ReadableStream in between cost a
- * read promise, a pull promise and their reactions per 100 ms chunk: twice the garbage collections
- * of the synthesis itself. Read it once.
- *
- * @example
- * const answer = new StreamAnswer(200, { pull: () => undefined, cancel() {} }, { 'Content-Type': 'audio/wav' });
- * await answer.toResponse().arrayBuffer(); // empty
- */
-export class StreamAnswer {
-  constructor(
-    readonly status: number,
-    readonly source: ChunkSource,
-    /** Header names as sent; never a Content-Length (the body is sent chunked). */
-    readonly headers: Readonly<Record<string, string>>,
-  ) {}
-
-  toResponse(): Response {
-    const { source } = this;
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          const chunk = await source.pull();
-          if (chunk === undefined) controller.close();
-          else controller.enqueue(chunk);
-        },
-        cancel() {
-          source.cancel();
-        },
-      },
-      // A chunk is made only when the reader asks for it.
-      { highWaterMark: 0 },
-    );
-    return new Response(body, { status: this.status, headers: this.headers });
-  }
-}
-
-/** What an operation or the control API answers: bytes in memory, a stream of chunks, or a Fetch Response (errors). */
-export type Answer = Response | BytesAnswer | StreamAnswer;
-
-/** The Fetch Response of an answer, for callers of `fetch`. */
-export const asResponse = (answer: Answer): Response =>
-  answer instanceof BytesAnswer || answer instanceof StreamAnswer ? answer.toResponse() : answer;
-
-const jsonHeaders: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': 'application/json' });
-
-/**
- * A JSON answer.
- *
- * @example
- * jsonAnswer(200, { error_code: 0, error_message: '', succeed: true, data: null });
- */
-export function jsonAnswer(status: number, body: unknown, headers?: Record<string, string>): BytesAnswer {
-  const all = headers ? { ...jsonHeaders, ...headers } : jsonHeaders;
-  return new BytesAnswer(status, encoder.encode(JSON.stringify(body)), all);
-}
-
 /**
  * The success envelope (HTTP 200, error_code 0, succeed true).
  *
@@ -141,6 +52,8 @@ export function ok(data: unknown, headers?: Record<string, string>): BytesAnswer
   );
 }
 
+const encoder = new TextEncoder();
+
 /**
  * The bytes of the success envelope around `dataJson`, data already serialized (byte for byte what
  * `ok()` gives for the parsed value): for answers built from cached pieces of JSON, and kept.
@@ -152,8 +65,7 @@ export const okJsonBytes = (dataJson: string): Uint8Array<ArrayBuffer> =>
   encoder.encode(`{"error_code":0,"error_message":"","succeed":true,"data":${dataJson}}`);
 
 /** A 200 JSON answer of bytes made by `okJsonBytes` (shared, not copied). */
-export const okBytes = (bytes: Uint8Array<ArrayBuffer>): BytesAnswer =>
-  new BytesAnswer(200, bytes, jsonHeaders);
+export const okBytes = (bytes: Uint8Array<ArrayBuffer>): BytesAnswer => jsonBytesAnswer(bytes);
 
 /**
  * Renders a failure envelope with an explicit code and status (used for catalogue entries and for

@@ -6,19 +6,10 @@ import {
   validateQuery,
   validateResponse,
 } from '../../openapi/validate.js';
+import { type Answer, asResponse, BytesAnswer, StreamAnswer } from './answer.js';
 import { unixSeconds } from './clock.js';
 import type { CoreRequest, OperationContext, ServiceDeps, Soon } from './context.js';
-import {
-  type Answer,
-  asResponse,
-  BytesAnswer,
-  type Failure,
-  fail,
-  failureAnswer,
-  isFailure,
-  render,
-  StreamAnswer,
-} from './envelope.js';
+import { type Failure, fail, failureAnswer, isFailure, render } from './envelope.js';
 import { operations } from './operation-table.js';
 import { drain, readJsonBody } from './request-body.js';
 import {

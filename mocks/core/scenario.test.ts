@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errors } from '../../openapi/contract.js';
-import { type BytesAnswer, isFailure } from './envelope.js';
+import type { BytesAnswer } from './answer.js';
+import { isFailure } from './envelope.js';
 import { applyFaults, parsePreferences, preferredResponse } from './scenario.js';
 
 describe('parsePreferences', () => {

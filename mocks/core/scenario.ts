@@ -1,7 +1,8 @@
 import type { OperationId } from '../../openapi/contract.js';
 import { errors } from '../../openapi/contract.js';
 import { documentedStatuses, errorExample } from '../../openapi/validate.js';
-import { type BytesAnswer, type Failure, fail, failureAnswer } from './envelope.js';
+import type { BytesAnswer } from './answer.js';
+import { type Failure, fail, failureAnswer } from './envelope.js';
 
 /** A fault a client asked for with `Prefer: fault=...`, to test its own error handling. */
 export type Fault =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { synthesizeToBytes, systemVoices } from '../audio/index.js';
+import { BytesAnswer, StreamAnswer } from './answer.js';
 import type { AudioEngine } from './context.js';
-import { BytesAnswer, StreamAnswer } from './envelope.js';
 import { createMockService, type MockService } from './service.js';
 import { memoryStorage } from './storage.js';
 

@@ -1,10 +1,11 @@
 import { errors } from '../../openapi/contract.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { MockConfig, MockConfigInput } from '../config/types.js';
+import { type Answer, asResponse } from './answer.js';
 import { type Clock, manualClock } from './clock.js';
 import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
 import { controlPrefix, handleControl } from './control-api.js';
-import { type Answer, asResponse, failureAnswer } from './envelope.js';
+import { failureAnswer } from './envelope.js';
 import { lazyAudioEngine } from './lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './pinned-storage.js';
 import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';

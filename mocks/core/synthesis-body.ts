@@ -1,6 +1,6 @@
 import type { SynthesisStream } from '../audio/types.js';
+import type { ChunkSource } from './answer.js';
 import type { ServiceDeps } from './context.js';
-import type { ChunkSource } from './envelope.js';
 import { concat } from './storage.js';
 
 /** How the audio of one answer is paced: a wait before the first chunk, and real-time pacing after it. */

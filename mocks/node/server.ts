@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Answer, BytesAnswer, StreamAnswer } from '../core/answer.js';
 import { offsetClock } from '../core/clock.js';
-import { type Answer, BytesAnswer, fail, render, StreamAnswer } from '../core/envelope.js';
+import { fail, render } from '../core/envelope.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { tempDirStorage } from './file-storage.js';

@@ -1,7 +1,7 @@
-import type { ServerResponse } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errors } from '../../openapi/contract.js';
-import type { BytesAnswer, ChunkSource, StreamAnswer } from '../core/envelope.js';
+import type { BytesAnswer, ChunkSource, StreamAnswer } from '../core/answer.js';
+import { fail, render } from '../core/envelope.js';
 
 /**
  * Told apart without `instanceof Headers`: the first read of the global `Headers` makes Node load its
@@ -186,23 +186,22 @@ function closed(res: ServerResponse): Promise<void> {
 
 /**
  * Answers what Node's HTTP parser refuses before any handler runs (huge headers, garbage) with the
- * envelope, instead of a bare status line.
+ * envelope from the catalogue, instead of a bare status line. No ServerResponse exists yet: the head is
+ * written by hand on the socket.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : errors.invalidRequest.status;
-  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
-  const body = JSON.stringify({
-    error_code: errors.invalidRequest.code,
-    error_message: tooLarge ? 'request headers are too large' : `malformed HTTP request: ${error.message}`,
-    succeed: false,
-    data: null,
-  });
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  const answer =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? render(fail('headersTooLarge'))
+      : render(fail('invalidRequest', `malformed HTTP request: ${error.message}`));
+  const head = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.write(
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head.join('')}` +
+      `Content-Length: ${answer.bytes.byteLength}\r\nConnection: close\r\n\r\n`,
   );
+  socket.end(answer.bytes);
 }

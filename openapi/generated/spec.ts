@@ -202,6 +202,28 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           }
         }
       }
+    },
+    "431": {
+      "description": "The request head is larger than the server reads; refused before routing (kit's choice, `general-errors`).",
+      "x-open-question": "general-errors",
+      "content": {
+        "application/json": {
+          "schema": {
+            "$ref": "#/components/schemas/ErrorEnvelope"
+          },
+          "examples": {
+            "headersTooLarge": {
+              "summary": "Request headers too large",
+              "value": {
+                "error_code": 10001,
+                "error_message": "request headers are too large",
+                "succeed": false,
+                "data": null
+              }
+            }
+          }
+        }
+      }
     }
   },
   "paths": {

@@ -1,8 +1,9 @@
 import type { AudioFormat } from '../../../openapi/contract.js';
 import type { SynthesisRequest as SynthesisRequestBody } from '../../../openapi/generated/voice-service.js';
 import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
+import { BytesAnswer, StreamAnswer } from '../answer.js';
 import type { Operation, OperationContext } from '../context.js';
-import { BytesAnswer, type Failure, fail, StreamAnswer } from '../envelope.js';
+import { type Failure, fail } from '../envelope.js';
 import { voiceSpace } from '../state/tenancy.js';
 import { audioChunks } from '../synthesis-body.js';
 import { type CompleteAudio, completeAudio } from '../synthesis-cache.js';

@@ -1,6 +1,7 @@
 import { limits } from '../../../openapi/contract.js';
+import { BytesAnswer } from '../answer.js';
 import type { Operation, ServiceDeps } from '../context.js';
-import { BytesAnswer, type Failure, fail, isFailure, okBytes, okJsonBytes } from '../envelope.js';
+import { type Failure, fail, isFailure, okBytes, okJsonBytes } from '../envelope.js';
 import { signVoiceUrl, voiceUrlExpiry } from '../signed-url.js';
 import { voiceSpace } from '../state/tenancy.js';
 import type { VoiceRecord, Voices } from '../state/voices.js';
