@@ -1,10 +1,9 @@
-import type { Readable } from 'node:stream';
-import type busboy from 'busboy';
 import { upload } from '../../openapi/contract.js';
 import type { CoreRequest } from './context.js';
 import { type Failure, fail } from './envelope.js';
+import { boundaryOf, MultipartError, type PartHead, type PartSink, readMultipart } from './multipart.js';
 import { drain, mediaType } from './request-body.js';
-import type { Storage, StorageWriter } from './storage.js';
+import { concat, type Storage, type StorageWriter } from './storage.js';
 
 /** A multipart upload form as received: the one file (stored) and the scene field. */
 export interface ReceivedUpload {
@@ -21,7 +20,6 @@ interface FormProgress {
   badExtension?: string;
   tooLarge: boolean;
   malformed?: string;
-  writes: Promise<void>;
   writer?: StorageWriter;
 }
 
@@ -31,86 +29,62 @@ export const extensionOf = (fileName: string): string => {
   return dot <= 0 || dot === fileName.length - 1 ? '' : fileName.slice(dot + 1).toLowerCase();
 };
 
-function onFile(form: FormProgress, storage: Storage, id: string, maxBytes: number) {
-  return (field: string, stream: Readable, info: { filename: string }) => {
-    stream.on('error', () => {}); // a truncated form errors here too; the form-level error reports it
-    if (field !== upload.fileField || form.fileName !== undefined) {
-      form.extraFiles += 1;
-      stream.resume();
-      return;
+/** Thrown by a sink to stop reading the form (past the size limit): the rest is drained, not parsed. */
+const stopReading = new Error('stop reading the form');
+
+/** Bytes kept of a text field; a longer value is cut (the scene is a short word). */
+const maxFieldBytes = 1024;
+
+const ignored: PartSink = { data() {} };
+
+/** Where each part of an upload form goes: the one file into storage, the scene into the form. */
+function partSink(form: FormProgress, storage: Storage, id: string, maxBytes: number) {
+  return (head: PartHead): PartSink => {
+    if (head.filename === undefined) {
+      if (head.name !== upload.sceneField || form.scene !== undefined) return ignored;
+      const bytes: Uint8Array[] = [];
+      let kept = 0;
+      return {
+        data(chunk) {
+          const room = maxFieldBytes - kept;
+          if (room > 0) bytes.push(chunk.slice(0, room));
+          kept += Math.min(room, chunk.byteLength);
+        },
+        end() {
+          form.scene = new TextDecoder().decode(concat(bytes));
+        },
+      };
     }
-    form.fileName = info.filename;
-    const extension = extensionOf(info.filename);
-    if (!(upload.allowedExtensions as readonly string[]).includes(extension)) {
-      form.badExtension = extension;
-      stream.resume();
-      return;
+    if (head.name !== upload.fileField || form.fileName !== undefined) {
+      form.extraFiles += 1;
+      return ignored;
+    }
+    form.fileName = head.filename;
+    if (!(upload.allowedExtensions as readonly string[]).includes(extensionOf(head.filename))) {
+      form.badExtension = extensionOf(head.filename);
+      return ignored;
     }
     const writer = storage.create(id);
     form.writer = writer;
-    stream.on('data', (chunk: Uint8Array) => {
-      const room = maxBytes - form.size;
-      form.size += chunk.byteLength;
-      if (room <= 0) return;
-      stream.pause();
-      // Writes are chained so they land in order; the stream resumes when storage has taken the chunk.
-      form.writes = form.writes
-        .then(() => writer.write(room >= chunk.byteLength ? chunk : chunk.subarray(0, room)))
-        .finally(() => stream.resume());
-    });
-    stream.on('limit', () => {
-      form.tooLarge = true;
-    });
+    return {
+      async data(chunk) {
+        const room = maxBytes - form.size;
+        form.size += chunk.byteLength;
+        if (room < chunk.byteLength) {
+          // Past the limit: what fits is not worth storing, the answer is 413 either way.
+          form.tooLarge = true;
+          throw stopReading;
+        }
+        await writer.write(chunk);
+      },
+    };
   };
 }
-
-async function feed(body: ReadableStream<Uint8Array>, parser: busboy.Busboy, form: FormProgress) {
-  let stopped = false;
-  const closed = new Promise<void>((resolve) => {
-    parser.on('close', resolve);
-    parser.on('error', (error: Error) => {
-      // Destroying the parser on purpose (past the size limit) makes it complain; that is no client error.
-      if (!stopped) form.malformed ??= error.message;
-      resolve();
-    });
-  });
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      // Past the size limit or after a parse error the rest is read and thrown away, never stored.
-      if (form.tooLarge || form.malformed) continue;
-      if (!parser.write(value)) await new Promise((resolve) => parser.once('drain', resolve));
-    }
-  } catch (error) {
-    form.malformed ??= `request body could not be read: ${(error as Error).message}`;
-  }
-  if (form.tooLarge || form.malformed) {
-    stopped = true;
-    parser.destroy();
-  } else {
-    parser.end();
-    await closed;
-  }
-}
-
-// busboy (and the node:stream it pulls in) is imported on the first upload, not when the mock starts.
-let busboyModule: Promise<typeof busboy> | undefined;
-const loadBusboy = () => {
-  // Node hands a CommonJS module over as `default`; the types of busboy (`export =`) do not say so.
-  busboyModule ??= import('busboy').then(
-    (module) => (module as { default?: typeof busboy }).default ?? (module as unknown as typeof busboy),
-  );
-  return busboyModule;
-};
 
 /**
  * Streams a multipart upload (§4.1) into storage under `id`, without buffering the body: at most
  * `maxBytes` are ever stored, the rest of an oversized file is read and discarded so the client still
  * gets its answer. Returns what was received, or the failure to answer with (bytes already removed).
- *
- * Uses busboy, which needs node:stream internally: the one place the core leans on Node.
  *
  * @example
  * const received = await receiveUpload(request, storage, objectKey, limits.uploadMaxBytes.value);
@@ -129,29 +103,21 @@ export async function receiveUpload(
       `invalid multipart request: Content-Type must be multipart/form-data, got "${contentType}"`,
     );
   }
-  const form: FormProgress = { size: 0, extraFiles: 0, tooLarge: false, writes: Promise.resolve() };
-  let parser: busboy.Busboy;
-  try {
-    const busboy = await loadBusboy();
-    // fileSize is one more than allowed because busboy flags a file that exactly reaches its limit.
-    // defParamCharset: curl, browsers and undici send a raw UTF-8 filename="…", which busboy would
-    // read as latin1 (grüße → grÃ¼Ãe); §2.2 returns the original name. filename*= (RFC 5987) names
-    // its own charset and is unaffected.
-    parser = busboy({
-      headers: { 'content-type': contentType },
-      defParamCharset: 'utf8',
-      limits: { fileSize: maxBytes + 1, fieldSize: 1024 },
-    });
-  } catch (error) {
+  const boundary = boundaryOf(contentType);
+  if (boundary === undefined) {
     await drain(request.body);
-    return fail('invalidUpload', `invalid multipart request: ${(error as Error).message}`);
+    return fail('invalidUpload', 'invalid multipart request: the Content-Type has no boundary');
   }
-  parser.on('file', onFile(form, storage, id, maxBytes));
-  parser.on('field', (name: string, value: string) => {
-    if (name === upload.sceneField) form.scene ??= value;
-  });
-  await feed(request.body, parser, form);
-  await form.writes.catch(() => {});
+  const form: FormProgress = { size: 0, extraFiles: 0, tooLarge: false };
+  try {
+    await readMultipart(request.body, boundary, partSink(form, storage, id, maxBytes));
+  } catch (error) {
+    if (error instanceof MultipartError) form.malformed = error.message;
+    else if (error !== stopReading)
+      form.malformed = `request body could not be read: ${(error as Error).message}`;
+    // Past the size limit or after a parse error the rest is read and thrown away, never stored.
+    await drain(request.body);
+  }
   const failure = judge(form, maxBytes);
   if (failure) await form.writer?.abort();
   else await form.writer?.close();
