@@ -12,6 +12,7 @@ import type { Clock } from './clock.js';
 import type { Failure } from './envelope.js';
 import type { Preferences } from './scenario.js';
 import type { Signer } from './signer.js';
+import type { EngineCaches } from './state/caches.js';
 import type { MockState } from './state/mock-state.js';
 import type { Caller } from './state/tenancy.js';
 import type { Storage } from './storage.js';
@@ -23,6 +24,8 @@ export interface AudioEngine {
   synthesize(request: SynthesisRequest): SynthesisStream | Promise<SynthesisStream>;
   readonly systemVoices: readonly VoiceProfile[];
   profileFromReference(voiceId: string, measured: { pitchHz: number | null }, seed: number): VoiceProfile;
+  /** The engine's own memos, if it keeps any: the service owns them (state.caches.engine) and empties them on reset. */
+  readonly caches?: EngineCaches;
 }
 
 /** Where the mock reports what should never happen (a 500, a response that breaks the schema). */
@@ -33,6 +36,8 @@ export interface Logger {
 /** The injected world of one mock service. */
 export interface ServiceDeps {
   readonly config: MockConfig;
+  /** The configured keys by key, with their spaces (tenancy.ts). */
+  readonly callers: ReadonlyMap<string, Caller>;
   readonly seed: number;
   readonly clock: Clock;
   readonly storage: Storage;

@@ -4,9 +4,7 @@ import { fail, isFailure, ok, render } from './envelope.js';
 import { readJsonBody } from './request-body.js';
 import { verifyVoiceUrl, voiceAudioPath } from './signed-url.js';
 import type { MockSnapshot } from './state/mock-state.js';
-
-/** Path prefix of the control API; needs no API key. */
-export const controlPrefix = '/__mock/';
+import { controlPrefix } from './target.js';
 
 /** What the control API can do to the service that hosts it. */
 export interface Controls {

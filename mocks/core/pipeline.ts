@@ -22,6 +22,7 @@ import {
 import { describeFindings, type FindingSource } from './schema-messages.js';
 import type { RequestLogEntry } from './state/request-log.js';
 import { type Caller, findCaller } from './state/tenancy.js';
+import type { Target } from './target.js';
 
 const jsonOperations: ReadonlySet<OperationId> = new Set(['saveVoice', 'synthesizeSpeech', 'streamSpeech']);
 
@@ -39,18 +40,6 @@ function findingsFailure(where: FindingSource, findings: Finding[], received: un
   return fail('invalidRequest', text);
 }
 
-// Parsed URLs are shared between requests for the same URL (service.ts), and so is their query.
-const queries = new WeakMap<URL, Readonly<Record<string, string>>>();
-
-function queryOf(url: URL): Readonly<Record<string, string>> {
-  let query = queries.get(url);
-  if (!query) {
-    query = Object.freeze(Object.fromEntries(url.searchParams));
-    queries.set(url, query);
-  }
-  return query;
-}
-
 /** The answer to a request, and what the pipeline learned about it for the request log. */
 export interface Handled {
   answer: Answer;
@@ -64,12 +53,8 @@ export interface Handled {
  * An answer that needs no waiting (a body-less GET answered from memory, most refusals) comes back
  * at once, not as a promise: under load the promise hops of a list request cost more than its answer.
  */
-export function runPipeline(
-  request: CoreRequest,
-  deps: ServiceDeps,
-  url: URL = new URL(request.url),
-  pathname: string = url.pathname,
-): Soon<Handled> {
+export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Target): Soon<Handled> {
+  const { url, pathname } = target;
   const route = matchRoute(request.method, pathname);
   if (route.kind === 'not-found') {
     const message = `no operation at ${request.method} ${pathname}`;
@@ -86,7 +71,7 @@ export function runPipeline(
   const preferences = parsePreferences(request.headers.get('prefer'));
   const latencyMs = isFailure(preferences) ? 0 : (preferences.latencyMs ?? 0);
   const flow = new Flow(operationId, request, url, route.pathParams, deps, latencyMs);
-  const caller = findCaller(deps.config.keys, request.headers.get(apiKeyHeader));
+  const caller = findCaller(deps.callers, request.headers.get(apiKeyHeader));
   // The key is checked before any Prefer is honoured, except `code=401`, which asks for this very answer.
   const asks401 = !isFailure(preferences) && preferences.code === errors.missingApiKey.status;
   if (!caller && !asks401) return flow.respond(fail('missingApiKey'), false);
@@ -104,7 +89,7 @@ export function runPipeline(
   }
   if (!caller) return flow.respond(fail('missingApiKey'), false);
   flow.caller = caller;
-  const query = queryOf(url);
+  const { query } = target;
   flow.query = query;
   const queryFindings = validateQuery(operationId, query);
   if (queryFindings.length > 0) return flow.respond(findingsFailure('query', queryFindings, query));

@@ -3,7 +3,6 @@ import type { ServiceDeps } from './context.js';
 import { type Failure, fail } from './envelope.js';
 import { readAtMost } from './request-body.js';
 import type { Caller } from './state/tenancy.js';
-import { uploadSpace } from './state/tenancy.js';
 import { concat } from './storage.js';
 
 /** Reference audio to judge: its bytes, and where they came from. */
@@ -38,7 +37,7 @@ export async function loadReference(
       `ref_audio must be the object_key of an upload or an http(s) URL, got ${JSON.stringify(ref)}`,
     );
   }
-  const record = deps.state.uploads.find(ref, uploadSpace(caller));
+  const record = deps.state.uploads.find(ref, caller.uploadSpace);
   if (!record) {
     return fail(
       'refAudioNotAccessible',

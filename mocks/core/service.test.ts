@@ -347,3 +347,50 @@ describe('determinism', () => {
     expect(Buffer.compare(one.bytes, two.bytes)).toBe(0);
   });
 });
+
+describe('caches: owned by the state, emptied by reset, never changing an answer', () => {
+  const speak = (service: MockService) =>
+    service
+      .fetch(
+        new Request('http://mock.test/v1/text-to-speech', {
+          method: 'POST',
+          headers: { 'X-API-Key': 'mock-key', 'Content-Type': 'application/json' },
+          body: JSON.stringify({ generate_text: 'Caches never change an answer.' }),
+        }),
+      )
+      .then(async (res) => new Uint8Array(await res.arrayBuffer()));
+
+  it('fills state.caches as requests come, and reset() empties every one of them', async () => {
+    const service = await withVoices(['a', 'b']);
+    const list = await call(service, '/v1/voice/list?page_size=1');
+    const audio = await speak(service);
+    const { caches } = service.state;
+    expect(caches.targets.size).toBeGreaterThan(0);
+    expect(caches.lists.size).toBeGreaterThan(0);
+    expect(caches.completeAudio.count).toBe(1);
+    expect(caches.signatures.size).toBeGreaterThan(0);
+    await service.reset();
+    expect([
+      caches.targets.size,
+      caches.lists.size,
+      caches.completeAudio.count,
+      caches.signatures.size,
+    ]).toEqual([0, 0, 0, 0]);
+    // The same request to the same state gives the same bytes with the caches emptied.
+    expect(await speak(service)).toEqual(audio);
+    const again = await withVoices(['a', 'b']);
+    again.state.caches.clear();
+    expect(await call(again, '/v1/voice/list?page_size=1')).toEqual(list);
+  });
+
+  it('restore() empties them too: a list after a restore shows the restored voices', async () => {
+    const service = await withVoices(['a']);
+    const before = service.snapshot();
+    expect((await call(service, '/v1/voice/a', { method: 'DELETE' })).status).toBe(200);
+    expect(ids((await call(service, '/v1/voice/list')).body)).toEqual([]);
+    expect(service.state.caches.lists.size).toBe(1);
+    service.restore(before);
+    expect(service.state.caches.lists.size).toBe(0);
+    expect(ids((await call(service, '/v1/voice/list')).body)).toEqual(['a']);
+  });
+});

@@ -4,14 +4,16 @@ import type { MockConfig, MockConfigInput } from '../config/types.js';
 import { type Answer, asResponse } from './answer.js';
 import { type Clock, manualClock } from './clock.js';
 import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
-import { controlPrefix, handleControl } from './control-api.js';
+import { handleControl } from './control-api.js';
 import { failureAnswer } from './envelope.js';
 import { lazyAudioEngine } from './lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './pinned-storage.js';
 import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
 import { createSigner } from './signer.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
+import { callersOf } from './state/tenancy.js';
 import { memoryStorage, type Storage } from './storage.js';
+import { type Target, targetOf } from './target.js';
 
 /** Everything a mock service can be given; every field has a default. */
 export interface MockServiceOptions {
@@ -68,29 +70,6 @@ export interface MockService {
   close(): Promise<void>;
 }
 
-/** A request URL as the core reads it: parsed, with its path read once (each read of `pathname` makes a string). */
-interface Target {
-  readonly url: URL;
-  readonly pathname: string;
-  /** Under /__mock/: the control API, not an operation. */
-  readonly control: boolean;
-}
-
-/** Targets of recent requests, shared read-only: clients repeat the same few (the list, a page). */
-const recentTargets = new Map<string, Target>();
-
-function targetOf(href: string): Target {
-  let target = recentTargets.get(href);
-  if (!target) {
-    if (recentTargets.size >= 512) recentTargets.clear();
-    const url = new URL(href);
-    const { pathname } = url;
-    target = { url, pathname, control: pathname.startsWith(controlPrefix) };
-    recentTargets.set(href, target);
-  }
-  return target;
-}
-
 // A zero wait is a yield between synthesized chunks, thousands per long text: setTimeout(0) would
 // add ~1 ms each, setImmediate lets pending I/O in and goes on at once.
 const defaultSleep = (ms: number): Promise<void> =>
@@ -113,18 +92,20 @@ const consoleLogger: Logger = {
 export function createMockService(options: MockServiceOptions = {}): MockService {
   const config = parseConfig(options.config ?? {});
   const seed = options.seed ?? 42;
-  const state = new MockState(config);
+  const audio = options.audio ?? lazyAudioEngine();
+  const state = new MockState(config, audio.caches);
   const logger = options.logger ?? consoleLogger;
   const violations: string[] = [];
   const deps: ServiceDeps = {
     config,
+    callers: callersOf(config.keys),
     seed,
     state,
     logger,
     clock: options.clock ?? manualClock(),
     storage: pinnedStorage(options.storage ?? memoryStorage()),
-    signer: createSigner(seed),
-    audio: options.audio ?? lazyAudioEngine(),
+    signer: createSigner(seed, state.caches.signatures),
+    audio,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     sleep: options.sleep ?? defaultSleep,
   };
@@ -152,7 +133,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     if (target.control) {
       return handleControl(request, deps, controls).then((answer) => ({ answer, operationId: null }));
     }
-    const handled = runPipeline(request, deps, target.url, target.pathname);
+    const handled = runPipeline(request, deps, target);
     const { validateResponses } = options;
     if (!validateResponses) return handled;
     return Promise.resolve(handled).then(async (handled) => {
@@ -179,7 +160,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     // Parsed once per request: the router, the operation and the request log all read it.
     let target: Target;
     try {
-      target = targetOf(request.url);
+      target = targetOf(request.url, state.caches.targets);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -9,14 +9,12 @@ export interface Signer {
   verify(message: string, signature: string): Promise<boolean>;
 }
 
-const memoCapacity = 4096;
-
 /**
  * @example
- * const signer = createSigner(42);
+ * const signer = createSigner(42, state.caches.signatures);
  * const key = `obj_${(await signer.sign('upload:1')).slice(0, 32)}`;
  */
-export function createSigner(seed: number): Signer {
+export function createSigner(seed: number, memo: Map<string, Promise<string>> = new Map()): Signer {
   const encoder = new TextEncoder();
   // Imported on the first signature, not here: touching Web Crypto loads Node's whole crypto layer
   // (~3 ms of the mock's startup), and a server that has stored nothing yet has nothing to sign.
@@ -34,12 +32,10 @@ export function createSigner(seed: number): Signer {
   };
   // Web Crypto's async HMAC costs ~50 µs a call, and a list page signs up to 20 voice_urls whose
   // messages repeat for a whole second of the clock: signatures are a pure function of the message,
-  // so they are memoized (bounded; emptied when full, which changes no output).
-  const memo = new Map<string, Promise<string>>();
+  // so they are memoized in `memo` (the service's caches.signatures, bounded and emptied by reset).
   const sign = (message: string): Promise<string> => {
     let signature = memo.get(message);
     if (!signature) {
-      if (memo.size >= memoCapacity) memo.clear();
       signature = compute(message);
       memo.set(message, signature);
     }

@@ -64,6 +64,11 @@ export class CompleteAudioCache {
     return value;
   }
 
+  clear(): void {
+    this.entries.clear();
+    this.size = 0;
+  }
+
   get byteSize(): number {
     return this.size;
   }
@@ -73,13 +78,10 @@ export class CompleteAudioCache {
   }
 }
 
-// One cache per service (its deps), so services never share results of different audio engines.
-const caches = new WeakMap<ServiceDeps, CompleteAudioCache>();
-
 /**
- * The complete audio of a synthesis request: from the cache, or synthesized chunk by chunk with a
- * yield to the event loop between chunks (see collectAudio), then cached. Undefined when `signal`
- * aborts while it is being built.
+ * The complete audio of a synthesis request: from the service's cache, or synthesized chunk by chunk
+ * with a yield to the event loop between chunks (see collectAudio), then cached. Undefined when
+ * `signal` aborts while it is being built.
  *
  * @example
  * const audio = await completeAudio(deps, request, context.request.signal);
@@ -89,11 +91,7 @@ export async function completeAudio(
   request: SynthesisRequest,
   signal?: AbortSignal,
 ): Promise<CompleteAudio | undefined> {
-  let cache = caches.get(deps);
-  if (!cache) {
-    cache = new CompleteAudioCache();
-    caches.set(deps, cache);
-  }
+  const cache = deps.state.caches.completeAudio;
   const key = CompleteAudioCache.key(request);
   const hit = cache.get(key);
   if (hit) return hit;

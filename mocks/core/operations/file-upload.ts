@@ -4,7 +4,6 @@ import type { Operation } from '../context.js';
 import { fail, isFailure, ok, render } from '../envelope.js';
 import { receiveUpload } from '../multipart-upload.js';
 import { drain } from '../request-body.js';
-import { uploadSpace } from '../state/tenancy.js';
 
 /**
  * POST /v1/files/upload (§4.1): stores one audio file privately and answers with an opaque object key,
@@ -24,7 +23,7 @@ export const fileUpload: Operation = async ({ request, caller, deps }) => {
     const message = `upload limit reached: ${config.uploadsPerHour} uploads per user per hour; retry in ${wait} s`;
     return render(fail('uploadRateLimited', message), { 'Retry-After': String(wait) });
   }
-  const space = uploadSpace(caller);
+  const space = caller.uploadSpace;
   const objectKey = `obj_${(await signer.sign(`upload\u0000${state.uploads.nextSequence()}\u0000${space}`)).slice(0, 40)}`;
   try {
     const received = await receiveUpload(request, storage, objectKey, limits.uploadMaxBytes.value);

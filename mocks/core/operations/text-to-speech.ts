@@ -4,7 +4,6 @@ import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
 import { BytesAnswer, StreamAnswer } from '../answer.js';
 import type { Operation, OperationContext } from '../context.js';
 import { type Failure, fail } from '../envelope.js';
-import { voiceSpace } from '../state/tenancy.js';
 import { audioChunks } from '../synthesis-body.js';
 import { type CompleteAudio, completeAudio } from '../synthesis-cache.js';
 
@@ -33,8 +32,7 @@ function codePoints(text: string): number {
 /** A voice the caller may synthesize with: a system voice, or a custom voice of its organization and environment. */
 function findVoice({ deps, caller }: OperationContext, id: string): VoiceProfile | undefined {
   return (
-    deps.audio.systemVoices.find((v) => v.id === id) ??
-    deps.state.voices.find(voiceSpace(caller), id)?.profile
+    deps.audio.systemVoices.find((v) => v.id === id) ?? deps.state.voices.find(caller.voiceSpace, id)?.profile
   );
 }
 

@@ -1,7 +1,6 @@
 import { mockWarningHeader, normalizeVoiceId } from '../../../openapi/contract.js';
 import type { Operation } from '../context.js';
 import { fail, ok } from '../envelope.js';
-import { voiceSpace } from '../state/tenancy.js';
 
 /** A quoted id for a header value, kept to printable ASCII (not every client reads Latin-1): others as \uXXXX. */
 const quoted = (id: string) =>
@@ -17,7 +16,7 @@ export const voiceDelete: Operation = async ({ caller, pathParams, deps }) => {
   const id = pathParams.voice_id ?? '';
   const system = deps.audio.systemVoices.some((v) => v.id === id) || id === deps.config.defaultVoice;
   if (system) return fail('systemVoiceNotDeletable', `${id} is a system voice and cannot be deleted`);
-  const space = voiceSpace(caller);
+  const space = caller.voiceSpace;
   const removed = deps.state.voices.remove(space, id);
   if (removed?.ownsAudio) await deps.storage.remove(removed.audioId);
   // Success is right (§4.4: idempotent, ids exactly as returned), but deleting "My_Voice" when the

@@ -3,8 +3,8 @@ import { BytesAnswer } from '../answer.js';
 import type { Operation, ServiceDeps } from '../context.js';
 import { type Failure, fail, isFailure, okBytes, okJsonBytes } from '../envelope.js';
 import { signVoiceUrl, voiceUrlExpiry } from '../signed-url.js';
-import { voiceSpace } from '../state/tenancy.js';
-import type { VoiceRecord, Voices } from '../state/voices.js';
+import type { KeptAnswer } from '../state/list-answers.js';
+import type { VoiceRecord } from '../state/voices.js';
 
 /**
  * Where a page starts: at the cursor voice; for a since-deleted one, just after its old position
@@ -28,15 +28,14 @@ export const voiceList: Operation = ({ caller, query, url, deps }) => {
   if (!Number.isInteger(size) || size < limits.pageSizeMin.value || size > limits.pageSizeMax.value) {
     return fail('pageSizeOutOfRange', `page_size must be an integer from 1 to 20, got "${query.page_size}"`);
   }
-  const space = voiceSpace(caller);
+  const space = caller.voiceSpace;
   const expires = voiceUrlExpiry(deps);
   const remaining = deps.state.ledger.remainingFreeUses(caller.account);
   // Everything the answer depends on: the URL (origin, page size, cursor), the caller's space, the
   // voice_url expiry second and the free uses left; the voices' version covers what a cursor means.
   // Compared field by field: a key string per request cost more than the lookup it served.
-  const answers = answersOf(deps.state.voices);
-  let forUrl = answers.get(url.href);
-  const kept = forUrl?.find((k) => k.space === space);
+  const forUrl = deps.state.caches.lists.forUrl(deps.state.voices, url.href);
+  const kept = forUrl.find((k) => k.space === space);
   // A kept answer goes back at once (no promise), as does a page whose voice_urls are all signed.
   if (kept && kept.expires === expires && kept.remaining === remaining) return kept.answer;
   const made = listPage(deps, {
@@ -48,25 +47,19 @@ export const voiceList: Operation = ({ caller, query, url, deps }) => {
     cursor: query.voice_id,
   });
   if (isFailure(made)) return made;
-  if (!forUrl) {
-    if (answers.size >= maxKeptAnswers) answers.clear();
-    forUrl = [];
-    answers.set(url.href, forUrl);
-  }
   const entry: KeptAnswer = { space, expires, remaining, answer: made };
   if (kept) forUrl[forUrl.indexOf(kept)] = entry;
   else forUrl.push(entry);
   if (made instanceof BytesAnswer) return made;
   // Signing voice URLs: the requests that come meanwhile (each new second, up to one per connection)
   // wait for this answer instead of signing the same URLs again.
-  const list = forUrl;
   return made.then(
     (answer) => {
       if (entry.answer === made) entry.answer = answer;
       return answer;
     },
     (error: unknown) => {
-      if (entry.answer === made) list.splice(list.indexOf(entry), 1);
+      if (entry.answer === made) forUrl.splice(forUrl.indexOf(entry), 1);
       throw error;
     },
   );
@@ -112,58 +105,23 @@ function listPage(deps: ServiceDeps, page: PageRequest): BytesAnswer | Promise<B
   return Promise.all(pending).then(answerOf);
 }
 
-/** A list answer kept for one space at one URL, with what else it depends on. */
-interface KeptAnswer {
-  readonly space: string;
-  readonly expires: number;
-  readonly remaining: number;
-  answer: BytesAnswer | Promise<BytesAnswer>;
-}
-
-/** Answers kept per voice store, for one version of it (answers are immutable, so one serves many requests). */
-const keptAnswers = new WeakMap<Voices, { version: number; answers: Map<string, KeptAnswer[]> }>();
-
-/** At most this many request URLs (origin, page size, cursor) have answers kept at once. */
-const maxKeptAnswers = 256;
-
-/** The kept answers of the store's current version, per request URL. */
-function answersOf(store: Voices): Map<string, KeptAnswer[]> {
-  let entry = keptAnswers.get(store);
-  if (entry?.version !== store.version) {
-    entry = { version: store.version, answers: new Map() };
-    keptAnswers.set(store, entry);
-  }
-  return entry.answers;
-}
-
-interface CachedEntry {
-  readonly signer: ServiceDeps['signer'];
-  readonly origin: string;
-  readonly expires: number;
-  readonly json: string;
-}
-
-// A list entry only changes when its voice_url does (each second of the clock, or another origin), so
-// its JSON is kept per voice: a list request then neither signs nor serializes 20 voices again.
-const entries = new WeakMap<VoiceRecord, CachedEntry>();
-
 function entryJson(
   deps: ServiceDeps,
   origin: string,
   expires: number,
   voice: VoiceRecord,
 ): string | Promise<string> {
-  const cached = entries.get(voice);
-  if (cached?.expires === expires && cached.origin === origin && cached.signer === deps.signer) {
-    return cached.json;
-  }
+  // An entry only changes when its voice_url does (each second of the clock, or another origin).
+  const { lists } = deps.state.caches;
+  const kept = lists.entry(voice, origin, expires);
+  if (kept !== undefined) return kept;
   return signVoiceUrl(deps, origin, voice.ref, expires).then((voiceUrl) => {
     const json = JSON.stringify({
       voice_id: voice.voiceId,
       voice_url: voiceUrl,
       created_at: voice.createdAt,
     });
-    entries.set(voice, { signer: deps.signer, origin, expires, json });
+    lists.keepEntry(voice, origin, expires, json);
     return json;
   });
 }

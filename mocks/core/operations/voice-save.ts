@@ -4,7 +4,6 @@ import { unixSeconds } from '../clock.js';
 import type { Operation, OperationContext } from '../context.js';
 import { type Failure, fail, isFailure, ok } from '../envelope.js';
 import { loadReference } from '../reference-audio.js';
-import { voiceSpace } from '../state/tenancy.js';
 
 const containerTypes: Record<string, string> = {
   wav: 'audio/wav',
@@ -54,7 +53,7 @@ export const voiceSave: Operation = async (context) => {
   const id = normalizeVoiceId(body.voice_id);
   const refused = checkNewVoiceId(id, reservedIds(context));
   if (refused) return refused;
-  const space = voiceSpace(caller);
+  const space = caller.voiceSpace;
   if (!deps.state.voices.reserve(space, id)) return fail('voiceIdTaken', `voice_id "${id}" already exists`);
   const voices = deps.state.voices;
   try {
@@ -82,7 +81,7 @@ async function createVoice(context: OperationContext, id: string, ref: string): 
       analysis.reason || errors[referenceVerdicts[analysis.verdict]].message,
     );
   const ref32 = (
-    await deps.signer.sign(`voice\u0000${voiceSpace(caller)}\u0000${id}\u0000${deps.clock.now()}`)
+    await deps.signer.sign(`voice\u0000${caller.voiceSpace}\u0000${id}\u0000${deps.clock.now()}`)
   ).slice(0, 32);
   const audioId = reference.uploadId ?? `voice_${ref32}`;
   if (!reference.uploadId) {
@@ -93,7 +92,7 @@ async function createVoice(context: OperationContext, id: string, ref: string): 
   const createdAt = unixSeconds(deps.clock);
   deps.state.voices.commit({
     voiceId: id,
-    space: voiceSpace(caller),
+    space: caller.voiceSpace,
     createdAt,
     ref: ref32,
     audioId,

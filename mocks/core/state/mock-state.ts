@@ -1,5 +1,6 @@
 import { limits } from '../../../openapi/contract.js';
 import type { MockConfig } from '../../config/types.js';
+import { type EngineCaches, ServiceCaches } from './caches.js';
 import { Ledger, type LedgerSnapshot } from './ledger.js';
 import { type RateLimitSnapshot, UploadRateLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
@@ -18,15 +19,23 @@ export interface MockSnapshot {
   ledger: LedgerSnapshot;
 }
 
-/** The mock's state: uploads, voices, the upload rate limiter, the billing ledger and the request log. */
+/**
+ * The mock's state: uploads, voices, the upload rate limiter, the billing ledger, the request log, and
+ * the caches that only make answers faster (reset and restore empty them).
+ */
 export class MockState {
   uploads = new Uploads();
   voices = new Voices();
   rateLimit: UploadRateLimiter;
   ledger: Ledger;
   readonly requests: RequestLog;
+  readonly caches: ServiceCaches;
 
-  constructor(private readonly config: MockConfig) {
+  constructor(
+    private readonly config: MockConfig,
+    engineCaches?: EngineCaches,
+  ) {
+    this.caches = new ServiceCaches(engineCaches);
     this.rateLimit = this.newLimiter();
     this.ledger = new Ledger(config.freeCloneUses);
     this.requests = new RequestLog(config.requestLogSize);
@@ -43,6 +52,7 @@ export class MockState {
     this.rateLimit = this.newLimiter();
     this.ledger = new Ledger(this.config.freeCloneUses);
     this.requests.clear();
+    this.caches.clear();
   }
 
   snapshot(): MockSnapshot {
@@ -67,5 +77,6 @@ export class MockState {
     rateLimit.restore(snapshot.uploadTimes);
     ledger.restore(snapshot.ledger);
     Object.assign(this, { uploads, voices, rateLimit, ledger });
+    this.caches.clear();
   }
 }

@@ -13,7 +13,7 @@ export interface UploadRecord {
  * The uploaded files, by object key. Uploads are never removed except by a reset.
  *
  * @example
- * const upload = uploads.find(key, uploadSpace(caller)); // undefined for another space's key
+ * const upload = uploads.find(key, caller.uploadSpace); // undefined for another space's key
  */
 export class Uploads {
   private records = new Map<string, UploadRecord>();

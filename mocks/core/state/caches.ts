@@ -1,0 +1,39 @@
+import { CompleteAudioCache } from '../synthesis-cache.js';
+import type { Target } from '../target.js';
+import { KeptMap } from './kept-map.js';
+import { ListAnswers } from './list-answers.js';
+
+/** Memos an audio engine keeps of its own (parsed texts, synthesis plans), if it keeps any. */
+export interface EngineCaches {
+  clear(): void;
+}
+
+/**
+ * Everything the service keeps only to answer faster: each is derived from the state and the request,
+ * bounded, and never changes an answer (a test checks that answers are the same with them emptied).
+ * Owned by the service's state (`service.state.caches`), so nothing is hidden in a module, and emptied
+ * by reset() and restore().
+ */
+export class ServiceCaches {
+  /** Parsed request URLs, per href. */
+  readonly targets = new KeptMap<string, Target>(512);
+  /** List answers kept per request URL, and each voice's entry JSON (§4.3). */
+  readonly lists = new ListAnswers();
+  /** Complete synthesis results, least recently used first out, bounded by bytes. */
+  readonly completeAudio = new CompleteAudioCache();
+  /** HMAC signatures (object keys, voice_url signatures) per message: Web Crypto costs ~50 µs a call. */
+  readonly signatures = new KeptMap<string, Promise<string>>(4096);
+
+  constructor(
+    /** The audio engine's own memos, when the engine has any. */
+    readonly engine?: EngineCaches,
+  ) {}
+
+  clear(): void {
+    this.targets.clear();
+    this.lists.clear();
+    this.completeAudio.clear();
+    this.signatures.clear();
+    this.engine?.clear();
+  }
+}
