@@ -1,10 +1,12 @@
 /**
- * voice-kit's stateful mock of the Voice Cloning / Text-to-Speech / Audio Upload service.
+ * voice-kit: the stateful mock of the Voice Cloning / Text-to-Speech / Audio Upload service, as one
+ * platform-free service (Fetch, Web Streams, Web Crypto only): it runs in Node, in a browser and in
+ * workers alike. The HTTP server is `voice-kit/node`; the MSW handlers are `voice-kit/msw`.
  *
  * @example
- * import { createMockService, startMockServer, defaultKeys } from 'voice-kit';
- * const server = await startMockServer({ port: 0 });
- * await fetch(`${server.url}/v1/voice/list`, { headers: { 'X-API-Key': defaultKeys[0].key } });
+ * import { createMockService, defaultKeys } from 'voice-kit';
+ * const service = createMockService();
+ * await service.fetch(new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': defaultKeys[0].key } }));
  */
 
 export { defaultConfig, defaultKeys } from './config/defaults.js';
@@ -18,4 +20,3 @@ export type { Fault, Preferences } from './core/scenario.js';
 export { createMockService, type MockService, type MockServiceOptions } from './core/service.js';
 export type { MockSnapshot } from './core/state/mock-state.js';
 export { memoryStorage, type Storage, type StorageWriter } from './core/storage.js';
-export { type MockServer, type MockServerOptions, startMockServer } from './node/server.js';

@@ -4,7 +4,7 @@
  * pass, so no deviation is "caught" by a case that fails anyway.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../mocks/index.js';
+import { type MockServer, startMockServer } from '../../mocks/node/index.js';
 import { embeddedKeys } from '../embedded-mock.js';
 import { kitFixtures } from '../fixture-source.js';
 import type { FetchLike } from '../http.js';

@@ -1,0 +1,13 @@
+/**
+ * voice-kit/node: the mock as a real HTTP server, and what only Node has (files on disk). Everything
+ * here may use Node built-ins; the service it serves is the platform-free core of `voice-kit`.
+ *
+ * @example
+ * import { startMockServer } from 'voice-kit/node';
+ * const server = await startMockServer({ port: 0 });
+ * await fetch(`${server.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } });
+ * await server.close();
+ */
+export { tempDirStorage } from './file-storage.js';
+export { loadConfigFile } from './load-config.js';
+export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
