@@ -1,0 +1,32 @@
+/**
+ * The root export and voice-kit/msw bundle for the browser: esbuild with platform "browser" fails on any
+ * Node built-in they reach (as a user's Vite, Storybook or Vitest browser build would). Runs without a
+ * browser, so it guards the core on every machine.
+ */
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const entry = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+describe('browser bundles', () => {
+  it.each([
+    ['voice-kit', '../../index.ts'],
+    ['voice-kit/msw', '../../msw.ts'],
+  ])('%s bundles for the browser with no Node built-in', async (_name, path) => {
+    const result = await build({
+      entryPoints: [entry(path)],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      external: ['msw'],
+    });
+    expect(result.errors).toEqual([]);
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => /(^|\/)node:|busboy|\/mocks\/node\//.test(input))).toEqual([]);
+    expect(inputs.some((input) => input.endsWith('mocks/core/service.ts'))).toBe(true);
+  });
+});
