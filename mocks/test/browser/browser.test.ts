@@ -50,11 +50,15 @@ describe.skipIf(missing)('voice-kit/msw under msw/browser in Chromium', () => {
         'text/javascript',
         await readFile(here('../../../node_modules/msw/lib/mockServiceWorker.js')),
       ],
-      '/fixtures/speech-espeak.wav': [
-        'audio/wav',
-        await readFile(here('../../../fixtures/files/speech-espeak.wav')),
-      ],
     };
+    for (const [name, type] of [
+      ['speech-espeak.wav', 'audio/wav'],
+      ['speech.mp3', 'audio/mpeg'],
+      ['speech-opus.webm', 'audio/webm'],
+      ['speech.m4a', 'audio/mp4'],
+    ] as const) {
+      files[`/fixtures/${name}`] = [type, await readFile(here(`../../../fixtures/files/${name}`))];
+    }
     server = createServer((req, res) => {
       const file = files[req.url ?? ''];
       if (!file) return void res.writeHead(404).end();
@@ -113,6 +117,17 @@ describe.skipIf(missing)('voice-kit/msw under msw/browser in Chromium', () => {
 
   it("serves the voice's reference recording at its voice_url, byte for byte", () => {
     expect(seen().voiceUrl).toEqual({ status: 200, same: true });
+  });
+
+  it('analyses compressed references (MP3, WebM/Opus, M4A/AAC) in the page and saves voices from them', () => {
+    const { compressed } = seen();
+    for (const name of ['speech.mp3', 'speech-opus.webm', 'speech.m4a']) {
+      expect(compressed[name].stored, name).toMatchObject({ status: 200, body: { error_code: 0 } });
+      expect(compressed[name].saved, name).toMatchObject({
+        status: 200,
+        body: { error_code: 0, succeed: true },
+      });
+    }
   });
 
   it('synthesizes complete WAV and MP3 that Web Audio decodes', () => {

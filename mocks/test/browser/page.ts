@@ -61,6 +61,24 @@ async function run(): Promise<void> {
       referenceBytes.every((b, i) => b === recordingBytes[i]),
   };
 
+  // Compressed references go through the WebAssembly decoders and music-metadata, in the page.
+  const compressed: Record<string, unknown> = {};
+  for (const name of ['speech.mp3', 'speech-opus.webm', 'speech.m4a']) {
+    const file = new FormData();
+    file.append('scene', 'audio');
+    const blob = await (await fetch(`/fixtures/${name}`)).blob();
+    file.append('file', blob, name);
+    const stored = await envelope(
+      await fetch(`${base}/v1/files/upload`, { method: 'POST', headers: key, body: file }),
+    );
+    const id = `from_${name.replace(/\W/g, '_')}`;
+    const saved = await envelope(
+      await speak('/v1/voice/save', { voice_id: id, ref_audio: stored.body?.data?.object_key }),
+    );
+    compressed[name] = { stored, saved };
+  }
+  seen.compressed = compressed;
+
   const complete = await speak('/v1/text-to-speech', {
     generate_text: 'Hello from the browser. This voice was cloned a moment ago.',
     voice_id: 'browser_voice',
