@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CoreRequest } from '../core/context.js';
+import { KeptMap } from '../core/state/kept-map.js';
 
 /**
  * A web stream over the request body that reads from the socket only as fast as the core consumes
@@ -31,28 +32,32 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
 /** Bodies up to this size with a declared Content-Length are read whole before the Request is built. */
 const smallBodyBytes = 65_536;
 
-// The absolute URLs of recent requests per origin and path: clients repeat the same few, and one
-// string made once is cheaper than joining (and later flattening) a new one per request.
-const recentHrefs = new Map<string, Map<string, string>>();
+/**
+ * The absolute URLs of recent requests per origin and path, kept by one server: clients repeat the
+ * same few, and one string made once is cheaper than joining (and later flattening) a new one per
+ * request. Bounded: emptied when full.
+ */
+export class RecentUrls {
+  private readonly byOrigin = new KeptMap<string, KeptMap<string, string>>(64);
 
-function requestUrl(req: IncomingMessage, origin: string): string {
-  const path = req.url ?? '/';
-  // The usual origin-form path joins the origin as is; anything else (absolute-form, `//x`) goes
-  // through URL resolution.
-  if (!path.startsWith('/') || path.startsWith('//')) return new URL(path, origin).href;
-  let hrefs = recentHrefs.get(origin);
-  if (!hrefs) {
-    if (recentHrefs.size >= 64) recentHrefs.clear();
-    hrefs = new Map();
-    recentHrefs.set(origin, hrefs);
+  /** The absolute URL of a request that came with this origin (its Host). */
+  of(req: IncomingMessage, origin: string): string {
+    const path = req.url ?? '/';
+    // The usual origin-form path joins the origin as is; anything else (absolute-form, `//x`) goes
+    // through URL resolution.
+    if (!path.startsWith('/') || path.startsWith('//')) return new URL(path, origin).href;
+    let hrefs = this.byOrigin.get(origin);
+    if (!hrefs) {
+      hrefs = new KeptMap(512);
+      this.byOrigin.set(origin, hrefs);
+    }
+    let href = hrefs.get(path);
+    if (href === undefined) {
+      href = origin + path;
+      hrefs.set(path, href);
+    }
+    return href;
   }
-  let href = hrefs.get(path);
-  if (href === undefined) {
-    if (hrefs.size >= 512) hrefs.clear();
-    href = origin + path;
-    hrefs.set(path, href);
-  }
-  return href;
 }
 
 function readSmallBody(req: IncomingMessage): Promise<Buffer> {
@@ -118,9 +123,8 @@ const answeredAtOnce = new AbortController().signal;
 export function toRequest(
   req: IncomingMessage,
   res: ServerResponse,
-  origin: string,
+  url: string,
 ): CoreRequest | Promise<CoreRequest> {
-  const url = requestUrl(req, origin);
   const method = req.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') {
     return { method, url, headers: new NodeHeaders(req.rawHeaders), body: null, signal: answeredAtOnce };

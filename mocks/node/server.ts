@@ -4,19 +4,19 @@ import { type Answer, BytesAnswer, StreamAnswer } from '../core/answer.js';
 import { offsetClock } from '../core/clock.js';
 import { fail, render } from '../core/envelope.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
+import { KeptMap } from '../core/state/kept-map.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { tempDirStorage } from './file-storage.js';
-import { firstHost, toRequest } from './read-request.js';
+import { firstHost, RecentUrls, toRequest } from './read-request.js';
 import { answerClientError, writeBytesAnswer, writeResponse, writeStreamAnswer } from './write-answer.js';
 
-// The origin of each Host a client sent (a handful), made once instead of per request; null for a
-// Host that is not host[:port] ("evil.test/x?" would otherwise become part of the path).
-const origins = new Map<string, string | null>();
-
-function originOf(host: string): string | null {
+/**
+ * The origin of a Host header a client sent, made once per Host (a handful) instead of per request;
+ * null for a Host that is not host[:port] ("evil.test/x?" would otherwise become part of the path).
+ */
+function originOf(host: string, origins: KeptMap<string, string | null>): string | null {
   let origin = origins.get(host);
   if (origin === undefined) {
-    if (origins.size >= 64) origins.clear();
     origin = null;
     try {
       const url = new URL(`http://${host}`);
@@ -82,6 +82,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   // Made once: every answer's head starts with these (the answer's own headers of the same name win).
   const extra = cors ? corsHeaderList(service.config) : [];
   const fallbackOrigin = `http://${host}:${port}`;
+  // This server's memos of request heads: Host → origin, origin + path → URL. Bounded.
+  const origins = new KeptMap<string, string | null>(64);
+  const urls = new RecentUrls();
   const finish = (req: IncomingMessage) => {
     // Whatever the answer left unread is thrown away, so a keep-alive connection stays usable.
     if (!req.complete) req.resume();
@@ -94,7 +97,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     // The first Host, as Node keeps it; read from the raw list (building req.headers costs more).
     const hostHeader = firstHost(req.rawHeaders);
-    const origin = hostHeader === undefined ? fallbackOrigin : originOf(hostHeader);
+    const origin = hostHeader === undefined ? fallbackOrigin : originOf(hostHeader, origins);
     if (origin === null) {
       const refused = render(
         fail('invalidRequest', `Host header ${JSON.stringify(hostHeader)} is not host[:port]`),
@@ -105,7 +108,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     let answered: Answer | Promise<Answer>;
     try {
       // A GET's request is made at once; one with a body once its small body is read.
-      const request = toRequest(req, res, origin);
+      const request = toRequest(req, res, urls.of(req, origin));
       answered =
         request instanceof Promise ? request.then((r) => service.answer(r)) : service.answer(request);
     } catch {
