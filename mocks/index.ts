@@ -12,7 +12,14 @@
 export { defaultConfig, defaultKeys } from './config/defaults.js';
 export { ConfigError, parseConfig } from './config/parse-config.js';
 export type { Capabilities, KeyConfig, MockConfig, MockConfigInput, PcmHeaderNames } from './config/types.js';
-export { type Answer, BytesAnswer, type ChunkSource, StreamAnswer } from './core/answer.js';
+export {
+  type Answer,
+  BytesAnswer,
+  type ChunkSource,
+  DroppedAnswer,
+  dropped,
+  StreamAnswer,
+} from './core/answer.js';
 export { type Clock, manualClock, offsetClock } from './core/clock.js';
 export type { AudioEngine, CoreRequest, Logger, Soon } from './core/context.js';
 export type { Envelope } from './core/envelope.js';

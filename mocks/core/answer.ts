@@ -1,8 +1,10 @@
 /**
- * The answer transport of the core: how an answer's bytes travel from an operation to an adapter.
- * Bytes already in memory (every JSON envelope, complete audio) are a `BytesAnswer`; audio made chunk
- * by chunk is a `StreamAnswer`; connection faults (`Prefer: fault=…`) are a Fetch `Response`. What the
- * bytes say (the §2.1 envelope) lives in envelope.ts. Imports nothing of the kit.
+ * The answer transport of the core: how an answer travels from an operation to an adapter. Bytes
+ * already in memory (every JSON envelope, complete audio) are a `BytesAnswer`; audio made chunk by chunk
+ * (and any answer with `Prefer` faults) is a `StreamAnswer`; a connection dropped with no answer is
+ * `dropped`. Each becomes a Fetch `Response` with `toResponse()` at the Fetch boundary (MSW,
+ * in-process); the Node server writes them itself. What the bytes say (the §2.1 envelope) lives in
+ * envelope.ts. Imports nothing of the kit.
  */
 /**
  * An answer whose body is bytes already in memory: every JSON envelope, complete audio. The core passes
@@ -53,7 +55,7 @@ export class StreamAnswer {
   constructor(
     readonly status: number,
     readonly source: ChunkSource,
-    /** Header names as sent; never a Content-Length (the body is sent chunked). */
+    /** Header names as sent; a Content-Length only when the length is known (else the body is chunked). */
     readonly headers: Readonly<Record<string, string>>,
   ) {}
 
@@ -77,12 +79,28 @@ export class StreamAnswer {
   }
 }
 
-/** What an operation or the control API answers: bytes in memory, a stream of chunks, or a Fetch Response (errors). */
-export type Answer = Response | BytesAnswer | StreamAnswer;
+/**
+ * No answer at all: the connection is dropped (`Prefer: fault=reset`, or a client that went away while
+ * its audio was being built). A Fetch caller gets a network error (`Response.error()`); the Node server
+ * destroys the socket.
+ */
+export class DroppedAnswer {
+  /** As the status of a Fetch network error. */
+  readonly status = 0;
+
+  toResponse(): Response {
+    return Response.error();
+  }
+}
+
+/** The one dropped answer. */
+export const dropped = new DroppedAnswer();
+
+/** What an operation or the control API answers: bytes in memory, a stream of chunks, or nothing. */
+export type Answer = BytesAnswer | StreamAnswer | DroppedAnswer;
 
 /** The Fetch Response of an answer, for callers of `fetch`. */
-export const asResponse = (answer: Answer): Response =>
-  answer instanceof BytesAnswer || answer instanceof StreamAnswer ? answer.toResponse() : answer;
+export const asResponse = (answer: Answer): Response => answer.toResponse();
 
 const encoder = new TextEncoder();
 

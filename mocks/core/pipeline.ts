@@ -6,7 +6,7 @@ import {
   validateQuery,
   validateResponse,
 } from '../../openapi/validate.js';
-import { type Answer, asResponse, BytesAnswer, StreamAnswer } from './answer.js';
+import { type Answer, BytesAnswer, DroppedAnswer, dropped } from './answer.js';
 import { unixSeconds } from './clock.js';
 import type { CoreRequest, OperationContext, ServiceDeps, Soon } from './context.js';
 import { type Failure, fail, failureAnswer, isFailure, render } from './envelope.js';
@@ -77,7 +77,7 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   if (!caller && !asks401) return flow.respond(fail('missingApiKey'), false);
   if (isFailure(preferences)) return flow.respond(preferences, false);
   flow.preferences = preferences;
-  if (preferences.faults.some((f) => f.kind === 'reset')) return flow.respond(Response.error());
+  if (preferences.faults.some((f) => f.kind === 'reset')) return flow.respond(dropped);
   if (preferences.code !== undefined) {
     // A 429 asked for carries Retry-After as a real refusal does, counted from the caller's own uploads.
     const headers =
@@ -133,7 +133,10 @@ class Flow implements OperationContext {
       .then((a) => this.respond(a))
       .then((handled) => ({
         ...handled,
-        answer: applyFaults(asResponse(handled.answer), faults, this.deps.sleep),
+        answer:
+          handled.answer instanceof DroppedAnswer
+            ? handled.answer
+            : applyFaults(handled.answer, faults, this.deps.sleep),
       }));
   }
 
@@ -161,17 +164,12 @@ function afterDrain(request: CoreRequest, handled: Handled): Soon<Handled> {
 
 const decoder = new TextDecoder();
 
-/** The JSON text of an answer that is JSON; undefined for any other. */
-async function jsonOf(answer: Answer): Promise<string | undefined> {
-  if (answer instanceof BytesAnswer) {
-    const json = answer.headers['Content-Type']?.startsWith('application/json');
-    return json ? decoder.decode(answer.bytes) : undefined;
-  }
-  if (answer instanceof StreamAnswer) return undefined; // audio
-  if (answer.type === 'error' || !answer.headers.get('content-type')?.startsWith('application/json')) {
-    return undefined;
-  }
-  return await answer.clone().text();
+/** The JSON text of an answer that is JSON; undefined for any other (audio, faults, none). */
+function jsonOf(answer: Answer): string | undefined {
+  if (!(answer instanceof BytesAnswer)) return undefined;
+  return answer.headers['Content-Type']?.startsWith('application/json')
+    ? decoder.decode(answer.bytes)
+    : undefined;
 }
 
 /**
@@ -183,7 +181,7 @@ export async function checkResponse(
   answer: Answer,
   report: (violation: string) => void,
 ): Promise<Answer> {
-  const text = await jsonOf(answer);
+  const text = jsonOf(answer);
   if (text === undefined) return answer;
   const findings = validateResponse(operationId, answer.status, JSON.parse(text));
   if (findings.length === 0) return answer;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errors } from '../../openapi/contract.js';
-import type { BytesAnswer } from './answer.js';
+import { BytesAnswer, StreamAnswer } from './answer.js';
 import { isFailure } from './envelope.js';
 import { applyFaults, parsePreferences, preferredResponse } from './scenario.js';
 
@@ -47,20 +47,28 @@ describe('preferredResponse', () => {
 });
 
 describe('applyFaults', () => {
-  const body = () => new Response(new Uint8Array(100).fill(7));
+  const body = () => new BytesAnswer(200, new Uint8Array(100).fill(7), { 'Content-Type': 'audio/wav' });
 
-  it('cuts the body after N bytes with an error', async () => {
-    const reader = applyFaults(
-      body(),
-      [{ kind: 'cut-after-bytes', bytes: 40 }],
-      async () => {},
-    ).body?.getReader();
+  it('cuts the body after N bytes with an error, keeping the full length in the headers', async () => {
+    const answer = applyFaults(body(), [{ kind: 'cut-after-bytes', bytes: 40 }], async () => {});
+    const response = answer.toResponse();
+    expect(response.headers.get('content-length')).toBe('100');
+    const reader = response.body?.getReader();
     expect((await reader?.read())?.value?.byteLength).toBe(40);
     await expect(reader?.read()).rejects.toThrow('cut after 40 bytes');
   });
 
   it('leaves a body shorter than N untouched', async () => {
     const res = applyFaults(body(), [{ kind: 'cut-after-bytes', bytes: 1000 }], async () => {});
-    expect((await res.arrayBuffer()).byteLength).toBe(100);
+    expect((await res.toResponse().arrayBuffer()).byteLength).toBe(100);
+  });
+
+  it('waits before every chunk of a stream but the first', async () => {
+    const chunks = [new Uint8Array(3), new Uint8Array(4), new Uint8Array(5)];
+    const stream = new StreamAnswer(200, { pull: () => chunks.shift(), cancel() {} }, {});
+    const waits: number[] = [];
+    const slowed = applyFaults(stream, [{ kind: 'slow-chunks', ms: 25 }], async (ms) => void waits.push(ms));
+    expect((await slowed.toResponse().arrayBuffer()).byteLength).toBe(12);
+    expect(waits).toEqual([25, 25, 25]);
   });
 });

@@ -1,7 +1,7 @@
 import type { OperationId } from '../../openapi/contract.js';
 import { errors } from '../../openapi/contract.js';
 import { documentedStatuses, errorExample } from '../../openapi/validate.js';
-import type { BytesAnswer } from './answer.js';
+import { type BytesAnswer, type ChunkSource, StreamAnswer } from './answer.js';
 import { type Failure, fail, failureAnswer } from './envelope.js';
 
 /** A fault a client asked for with `Prefer: fault=...`, to test its own error handling. */
@@ -111,37 +111,62 @@ export function preferredResponse(
   );
 }
 
-/** Applies the body faults (cut, slow) to a response; `reset` is handled before the operation runs. */
+/**
+ * Applies the body faults (cut, slow) to an answer; `reset` is handled before the operation runs. The
+ * answer becomes a stream of its chunks (bytes in memory are one chunk) that waits `slow-chunks` ms
+ * before every chunk but the first, and breaks off after `cut-after-bytes` bytes as a cut connection
+ * does: what was sent arrives, then the body errors. A known length stays in the headers, so a cut
+ * body is visibly short.
+ */
 export function applyFaults(
-  response: Response,
+  answer: BytesAnswer | StreamAnswer,
   faults: readonly Fault[],
   sleep: (ms: number) => Promise<void>,
-) {
+): BytesAnswer | StreamAnswer {
   const cut = faults.find((f) => f.kind === 'cut-after-bytes');
   const slow = faults.find((f) => f.kind === 'slow-chunks');
-  // Faults first: asking for `body` makes a lazily-bodied response build its stream.
-  if ((!cut && !slow) || !response.body) return response;
-  const reader = response.body.getReader();
+  if (!cut && !slow) return answer;
+  const inner: ChunkSource =
+    answer instanceof StreamAnswer ? answer.source : onceSource(answer.bytes.slice());
+  const headers =
+    answer instanceof StreamAnswer
+      ? answer.headers
+      : { ...answer.headers, 'Content-Length': String(answer.bytes.byteLength) };
   let sent = 0;
   let first = true;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (slow && !first) await sleep(slow.ms);
-        first = false;
-        const { done, value } = await reader.read();
-        if (done) return controller.close();
-        if (cut && sent + value.byteLength >= cut.bytes) {
-          if (cut.bytes > sent) controller.enqueue(value.subarray(0, cut.bytes - sent));
-          await reader.cancel('fault: cut-after-bytes');
-          return controller.error(new Error(`fault: connection cut after ${cut.bytes} bytes`));
-        }
-        sent += value.byteLength;
-        controller.enqueue(value);
-      },
-      cancel: (reason) => reader.cancel(reason),
+  let broken = false;
+  const source: ChunkSource = {
+    async pull() {
+      if (broken) throw new Error(`fault: connection cut after ${cut?.bytes} bytes`);
+      if (slow && !first) await sleep(slow.ms);
+      first = false;
+      const chunk = await inner.pull();
+      if (chunk === undefined) return undefined;
+      if (cut && sent + chunk.byteLength >= cut.bytes) {
+        inner.cancel();
+        broken = true;
+        if (cut.bytes > sent) return chunk.subarray(0, cut.bytes - sent);
+        throw new Error(`fault: connection cut after ${cut.bytes} bytes`);
+      }
+      sent += chunk.byteLength;
+      return chunk;
     },
-    { highWaterMark: 0 },
-  );
-  return new Response(body, { status: response.status, headers: response.headers });
+    cancel: () => inner.cancel(),
+  };
+  return new StreamAnswer(answer.status, source, headers);
+}
+
+/** A source of one chunk. */
+function onceSource(bytes: Uint8Array): ChunkSource {
+  let done = false;
+  return {
+    pull() {
+      if (done) return undefined;
+      done = true;
+      return bytes;
+    },
+    cancel() {
+      done = true;
+    },
+  };
 }

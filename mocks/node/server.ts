@@ -8,7 +8,7 @@ import { KeptMap } from '../core/state/kept-map.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { tempDirStorage } from './file-storage.js';
 import { firstHost, RecentUrls, toRequest } from './read-request.js';
-import { answerClientError, writeBytesAnswer, writeResponse, writeStreamAnswer } from './write-answer.js';
+import { answerClientError, writeBytesAnswer, writeStreamAnswer } from './write-answer.js';
 
 /**
  * The origin of a Host header a client sent, made once per Host (a handful) instead of per request;
@@ -135,11 +135,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       finish(req);
       return undefined;
     }
-    const written =
-      answer instanceof StreamAnswer
-        ? writeStreamAnswer(answer, res, extra)
-        : writeResponse(answer, res, extra);
-    return written.then(() => finish(req));
+    if (answer instanceof StreamAnswer) return writeStreamAnswer(answer, res, extra).then(() => finish(req));
+    // Dropped: no answer at all, as a reset connection (Prefer: fault=reset).
+    res.socket?.destroy();
+    return undefined;
   };
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {

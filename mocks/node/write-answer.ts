@@ -4,33 +4,16 @@ import type { BytesAnswer, ChunkSource, StreamAnswer } from '../core/answer.js';
 import { fail, render } from '../core/envelope.js';
 
 /**
- * Told apart without `instanceof Headers`: the first read of the global `Headers` makes Node load its
- * whole Fetch implementation (undici, ~25 ms), which a server answering only in-memory bytes (the
- * first list, say) never needs. A plain record's values are strings, never a `forEach` method.
- */
-function isFetchHeaders(own: Headers | Readonly<Record<string, string>>): own is Headers {
-  return typeof (own as Headers).forEach === 'function';
-}
-
-/**
  * The head of a Node answer as one flat [name, value, ...] list for `res.writeHead`: `extra` (the
  * CORS headers) first, unless the answer sets the same header itself, then the answer's own.
  */
-function headList(own: Headers | Readonly<Record<string, string>>, extra: readonly string[]): string[] {
+function headList(own: Readonly<Record<string, string>>, extra: readonly string[]): string[] {
   const list: string[] = [];
-  const fetchHeaders = isFetchHeaders(own);
-  const has = fetchHeaders ? (name: string) => own.has(name) : (name: string) => name in own;
   for (let i = 0; i + 1 < extra.length; i += 2) {
     const name = extra[i] as string;
-    if (!has(name)) list.push(name, extra[i + 1] as string);
+    if (!(name in own)) list.push(name, extra[i + 1] as string);
   }
-  if (fetchHeaders) {
-    own.forEach((value, name) => {
-      list.push(name, value);
-    });
-  } else {
-    for (const name in own) list.push(name, own[name] as string);
-  }
+  for (const name in own) list.push(name, own[name] as string);
   return list;
 }
 
@@ -62,36 +45,6 @@ export function writeBytesAnswer(
   }
   res.writeHead(answer.status, kept.head);
   res.end(kept.body);
-}
-
-/**
- * Writes a Fetch Response to a Node response with backpressure. A network-error Response
- * (`Prefer: fault=reset`) or a body that errors (`fault=cut-after-bytes`) destroys the socket, as a
- * real connection reset would; a client that goes away cancels the body, which stops synthesis.
- */
-export async function writeResponse(
-  response: Response,
-  res: ServerResponse,
-  extra: readonly string[] = [],
-): Promise<void> {
-  if (response.type === 'error') {
-    res.socket?.destroy();
-    return;
-  }
-  res.writeHead(response.status, headList(response.headers, extra));
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  await writeChunks(
-    {
-      pull: () => reader.read().then((next) => (next.done ? undefined : next.value)),
-      // A pending read ends (done) at once, and the body stops rendering.
-      cancel: () => void reader.cancel('client went away').catch(() => {}),
-    },
-    res,
-  );
 }
 
 /**

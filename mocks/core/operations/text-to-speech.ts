@@ -1,7 +1,7 @@
 import type { AudioFormat } from '../../../openapi/contract.js';
 import type { SynthesisRequest as SynthesisRequestBody } from '../../../openapi/generated/voice-service.js';
 import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
-import { BytesAnswer, StreamAnswer } from '../answer.js';
+import { BytesAnswer, dropped, StreamAnswer } from '../answer.js';
 import type { Operation, OperationContext } from '../context.js';
 import { type Failure, fail } from '../envelope.js';
 import { audioChunks } from '../synthesis-body.js';
@@ -127,7 +127,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       // Built with a yield between chunks and answered with Content-Length; an identical request reuses it.
       const complete = await completeAudio(context.deps, request, context.request.signal);
       // The client went away while the audio was being built: nobody is left to answer.
-      if (!complete) return Response.error();
+      if (!complete) return dropped;
       const { meta, bytes } = complete;
       return new BytesAnswer(200, bytes, audioHeaders(meta));
     }
