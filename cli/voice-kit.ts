@@ -82,7 +82,7 @@ export async function main(
   fail: Write = (line) => process.stderr.write(`${line}\n`),
 ): Promise<number> {
   if (argv[0] === 'conformance') {
-    const { conformanceCli } = await import('../conformance/cli.js');
+    const { conformanceCli } = await import('./conformance.js');
     return conformanceCli(argv.slice(1), process.env);
   }
   const cli = cac('voice-kit');

@@ -1,4 +1,4 @@
-import type { CaseContext } from './context.js';
+import type { CaseContext } from './toolkit/context.js';
 
 /**
  * `must`: the spec states it; a failure fails the run. `should`: a strong reading; a failure warns.

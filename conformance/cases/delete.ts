@@ -1,6 +1,6 @@
-import { createVoice, deleteVoice, listedIds, synthesize } from '../actions.js';
 import { asEnvelope } from '../checks/envelope.js';
-import { expectAudio, expectOk, expectRefusal } from '../expect.js';
+import { createVoice, deleteVoice, listedIds, synthesize } from '../toolkit/actions.js';
+import { expectAudio, expectOk, expectRefusal } from '../toolkit/expect.js';
 import type { ConformanceCase } from '../types.js';
 import { shortText } from './support.js';
 

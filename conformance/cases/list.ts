@@ -1,4 +1,5 @@
 import { limits } from '../../openapi/contract.js';
+import { claimedAudio } from '../checks/audio.js';
 import {
   createVoice,
   type ListData,
@@ -7,11 +8,10 @@ import {
   listPage,
   referenceKey,
   saveVoice,
-} from '../actions.js';
-import { claimedAudio } from '../checks/audio.js';
-import type { CaseContext } from '../context.js';
-import { expectOk } from '../expect.js';
-import { send } from '../http.js';
+} from '../toolkit/actions.js';
+import type { CaseContext } from '../toolkit/context.js';
+import { expectOk } from '../toolkit/expect.js';
+import { send } from '../toolkit/http.js';
 import type { ConformanceCase } from '../types.js';
 
 const maxPage = limits.pageSizeMax.value;

@@ -1,6 +1,6 @@
 /** Promises of the kit's mock that the spec does not make: checked only when the target is the mock. */
-import { synthesize } from '../actions.js';
-import { expectAudio } from '../expect.js';
+import { synthesize } from '../toolkit/actions.js';
+import { expectAudio } from '../toolkit/expect.js';
 import type { ConformanceCase } from '../types.js';
 import { longText } from './support.js';
 

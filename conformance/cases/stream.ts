@@ -1,6 +1,6 @@
-import { synthesize } from '../actions.js';
-import { expectAudio } from '../expect.js';
-import { bodyText } from '../http.js';
+import { synthesize } from '../toolkit/actions.js';
+import { expectAudio } from '../toolkit/expect.js';
+import { bodyText } from '../toolkit/http.js';
 import type { ConformanceCase } from '../types.js';
 import { longText } from './support.js';
 

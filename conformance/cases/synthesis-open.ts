@@ -1,8 +1,9 @@
 /** Synthesis points the spec leaves open: observed, never failed. */
-import { synthesize } from '../actions.js';
+
 import { asEnvelope } from '../checks/envelope.js';
-import { expectRefusal } from '../expect.js';
-import type { Exchange } from '../http.js';
+import { synthesize } from '../toolkit/actions.js';
+import { expectRefusal } from '../toolkit/expect.js';
+import type { Exchange } from '../toolkit/http.js';
 import type { ConformanceCase } from '../types.js';
 import { longText, shortText } from './support.js';
 

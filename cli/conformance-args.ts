@@ -4,12 +4,13 @@
  * node:util parseArgs (not cac) reads the tokens, since it keeps every value as typed: cac turns
  * `--api-key 0123` into 123, `--api-key ""` into 0 and `--api-key -abc` into the flags -a, -b and -c.
  */
-import { flagSpecs, knownVariables } from './cli-flags.js';
-import { readFlags } from './cli-tokens.js';
-import type { RunOptions } from './index.js';
-import { didYouMean } from './nearest.js';
-import { baseUrlProblem } from './options-check.js';
-import { type ExtraKeyName, type IncludeName, includeNames } from './types.js';
+
+import type { RunOptions } from '../conformance/index.js';
+import { didYouMean } from '../conformance/setup/nearest.js';
+import { baseUrlProblem } from '../conformance/setup/options-check.js';
+import { type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
+import { flagSpecs, knownVariables } from './conformance-flags.js';
+import { readFlags } from './conformance-tokens.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs, UsageError } from './cli-args.js';
+import { parseCliArgs, UsageError } from './conformance-args.js';
 
 const url = 'https://staging.example.com';
 

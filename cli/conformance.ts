@@ -6,14 +6,14 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { allCases } from './cases/index.js';
-import { type CliRequest, parseCliArgs, UsageError } from './cli-args.js';
-import { helpText } from './cli-flags.js';
-import { caseList, onlyProblems } from './cli-list.js';
-import { runConformance } from './index.js';
-import { terminalProgress, terminalSummary } from './reporters/terminal.js';
-import { writeReports } from './reporters/write-reports.js';
-import { ConformanceSetupError } from './setup-error.js';
+import { allCases } from '../conformance/cases/index.js';
+import { runConformance } from '../conformance/index.js';
+import { terminalProgress, terminalSummary } from '../conformance/reporters/terminal.js';
+import { writeReports } from '../conformance/reporters/write-reports.js';
+import { ConformanceSetupError } from '../conformance/setup/setup-error.js';
+import { type CliRequest, parseCliArgs, UsageError } from './conformance-args.js';
+import { helpText } from './conformance-flags.js';
+import { caseList, onlyProblems } from './conformance-list.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Write = (line: string) => void;

@@ -2,11 +2,11 @@
  * Checks of runConformance's options that need no I/O, so a mistake throws before anything starts.
  * A JavaScript caller's typo (`baseURL`) would otherwise test the embedded mock and pass.
  */
-import type { RunOptions } from './index.js';
+import type { RunOptions } from '../run/run-conformance.js';
+import { unmatchedPatterns } from '../run/select.js';
+import { type ConformanceCase, type ExtraKeyName, includeNames } from '../types.js';
 import { didYouMean, editDistance } from './nearest.js';
-import { unmatchedPatterns } from './select.js';
 import { ConformanceSetupError } from './setup-error.js';
-import { type ConformanceCase, type ExtraKeyName, includeNames } from './types.js';
 
 // A Record, so that adding an option to RunOptions without listing it here fails to compile.
 const optionNames: Record<keyof RunOptions, true> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ConformanceCase } from '../types.js';
 import { matchesOnly, orderCases, skipReason, unmatchedPatterns } from './select.js';
-import type { ConformanceCase } from './types.js';
 
 const make = (id: string, extra: Partial<ConformanceCase> = {}): ConformanceCase => ({
   id,
@@ -53,7 +53,7 @@ describe('case selection', () => {
   });
 
   it('runs the upload and the free-use counter checks first in the whole suite', async () => {
-    const { allCases } = await import('./cases/index.js');
+    const { allCases } = await import('../cases/index.js');
     expect(
       orderCases(allCases, [])
         .slice(0, 2)

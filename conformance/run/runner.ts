@@ -1,8 +1,8 @@
+import { CaseContext } from '../toolkit/context.js';
+import type { RunState } from '../toolkit/run-state.js';
+import type { CaseResult, ConformanceCase, Outcome, ProgressEvent, RunCounts, RunResult } from '../types.js';
 import { cleanupRun, freeUsesNow } from './cleanup.js';
-import { CaseContext } from './context.js';
-import type { RunState } from './run-state.js';
 import { type Allowance, orderCases, skipReason } from './select.js';
-import type { CaseResult, ConformanceCase, Outcome, ProgressEvent, RunCounts, RunResult } from './types.js';
 
 /** Turn a finished case's findings into its outcome. */
 function outcomeOf(c: ConformanceCase, ctx: CaseContext, error: string | undefined): Outcome {

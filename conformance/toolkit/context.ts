@@ -1,10 +1,10 @@
-import { apiKeyHeader, type OperationId } from '../openapi/contract.js';
-import { pairingProblems } from './checks/documented-pairs.js';
-import { envelopeProblems } from './checks/envelope.js';
-import { schemaProblems } from './checks/schema.js';
+import { apiKeyHeader, type OperationId } from '../../openapi/contract.js';
+import { pairingProblems } from '../checks/documented-pairs.js';
+import { envelopeProblems } from '../checks/envelope.js';
+import { schemaProblems } from '../checks/schema.js';
+import type { ConformanceCase, Finding, Observation } from '../types.js';
 import { type Exchange, type SendOptions, send } from './http.js';
 import type { KeyName, RunState } from './run-state.js';
-import type { ConformanceCase, Finding, Observation } from './types.js';
 
 /** Which key a request carries: a named key of the run, a literal string, or none at all. */
 export type KeyChoice = KeyName | { readonly raw: string } | null;

@@ -3,8 +3,8 @@
  * VPN left off) is a setup mistake to report once, not a run of a hundred cases that each "threw:
  * fetch failed". Any HTTP answer, even 404 or 500, lets the run go on: judging it is the cases' job.
  */
-import { apiKeyHeader } from '../openapi/contract.js';
-import type { FetchLike } from './http.js';
+import { apiKeyHeader } from '../../openapi/contract.js';
+import type { FetchLike } from '../toolkit/http.js';
 import { ConformanceSetupError } from './setup-error.js';
 
 /** How long the preflight waits for an answer: generous for a cold staging deployment. */

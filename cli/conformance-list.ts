@@ -1,7 +1,8 @@
 /** `voice-kit conformance --list` and the hint for an --only pattern that selects nothing. */
-import { nearestIds } from './options-check.js';
-import { matchesOnly, unmatchedPatterns } from './select.js';
-import type { ConformanceCase } from './types.js';
+
+import { matchesOnly, unmatchedPatterns } from '../conformance/run/select.js';
+import { nearestIds } from '../conformance/setup/options-check.js';
+import type { ConformanceCase } from '../conformance/types.js';
 
 /** What a case needs beyond the main key, in the words of the flags that provide it. */
 function needsText(c: ConformanceCase): string {

@@ -1,7 +1,7 @@
-import { deleteVoice, listAll, remainingFreeUses } from './actions.js';
-import { CaseContext } from './context.js';
-import type { KeyName, RunState } from './run-state.js';
-import type { ConformanceCase } from './types.js';
+import { deleteVoice, listAll, remainingFreeUses } from '../toolkit/actions.js';
+import { CaseContext } from '../toolkit/context.js';
+import type { KeyName, RunState } from '../toolkit/run-state.js';
+import type { ConformanceCase } from '../types.js';
 
 /** A stand-in case for the runner's own requests: observe severity, so nothing it sees fails a case. */
 const housekeeping: ConformanceCase = {

@@ -3,8 +3,8 @@
  * mode so that every mistake can be named (its strict mode stops at the first, in its own words).
  */
 import { parseArgs } from 'node:util';
-import { type FlagSpec, flagSpecs } from './cli-flags.js';
-import { didYouMean } from './nearest.js';
+import { didYouMean } from '../conformance/setup/nearest.js';
+import { type FlagSpec, flagSpecs } from './conformance-flags.js';
 
 /**
  * The flags as typed: flag name → its values in order. Unknown flags, stray arguments, missing or

@@ -1,5 +1,5 @@
-import type { RunKeys } from './run-state.js';
-import type { ConformanceCase, IncludeName } from './types.js';
+import type { RunKeys } from '../toolkit/run-state.js';
+import type { ConformanceCase, IncludeName } from '../types.js';
 
 /** What a run allows, for deciding which cases can run. */
 export interface Allowance {

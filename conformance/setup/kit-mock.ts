@@ -1,4 +1,4 @@
-import type { RunState } from './run-state.js';
+import type { RunState } from '../toolkit/run-state.js';
 
 /**
  * Recognises voice-kit's own mock behind a base URL (its control API answers GET /__mock/clock with

@@ -2,7 +2,7 @@
  * The flags of `voice-kit conformance`, their VOICE_KIT_* variables and the help text. Every flag but
  * --list and --help has a variable, so a CI job can configure a run without a command line.
  */
-import { includeNames } from './types.js';
+import { includeNames } from '../conformance/types.js';
 
 /** `string`: one value; `list`: comma-separated values, the flag may repeat; `boolean`: no value. */
 export type FlagKind = 'string' | 'list' | 'boolean';

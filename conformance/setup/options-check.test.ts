@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allCases } from './cases/index.js';
-import { type RunOptions, runConformance } from './index.js';
+import { allCases } from '../cases/index.js';
+import { type RunOptions, runConformance } from '../run/run-conformance.js';
 import { editDistance, nearest } from './nearest.js';
 import { checkOptions, nearestIds } from './options-check.js';
 import { ConformanceSetupError } from './setup-error.js';
