@@ -9,7 +9,7 @@ import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceCli } from '../../cli/conformance.js';
+import { conformanceCli } from '../../cli/voice-kit.js';
 import { loadFixture } from '../../fixtures/index.js';
 import { type RunOptions, runConformance } from '../index.js';
 import { preflight } from '../setup/preflight.js';
