@@ -5,19 +5,13 @@
  * that would make a run test nothing or the wrong thing: a flag or variable in error (here), and
  * runConformance's setup checks (the reference recording, the reachability of --base-url).
  */
-import {
-  allCases,
-  type ConformanceCase,
-  ConformanceSetupError,
-  type RunOptions,
-  runConformance,
-} from '../conformance/index.js';
+import { allCases, ConformanceSetupError, type RunOptions, runConformance } from '../conformance/index.js';
 import { terminalProgress, terminalSummary } from '../conformance/reporters/terminal.js';
 import { writeReports } from '../conformance/reporters/write-reports.js';
-import { matchesOnly, unmatchedPatterns } from '../conformance/run/select.js';
 import { didYouMean } from '../conformance/setup/nearest.js';
-import { baseUrlProblem, nearestIds } from '../conformance/setup/options-check.js';
-import { type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
+import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup/only-patterns.js';
+import { baseUrlProblem } from '../conformance/setup/options-check.js';
+import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
 import { type CommandLine, readCommandLine, usage, variableOf } from './program.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -166,7 +160,7 @@ function pcmHeaders(g: Given | undefined, problems: string[]): RunOptions['pcmHe
 }
 
 /** What a case needs beyond the main key, in the words of the flags that provide it. */
-function needsText(c: ConformanceCase): string {
+function needsText(c: CaseInfo): string {
   const n = c.needs ?? {};
   return [
     ...(n.billable ? ['--allow-billable'] : []),
@@ -182,7 +176,7 @@ function needsText(c: ConformanceCase): string {
  * @example
  * caseList(allCases, ['upload.extension.*']); // ['upload.extension.flac-refused  §4.1  must  ...', ...]
  */
-export function caseList(cases: readonly ConformanceCase[], only: readonly string[]): string[] {
+export function caseList(cases: readonly CaseInfo[], only: readonly string[]): string[] {
   const chosen = cases.filter((c) => matchesOnly(c.id, only));
   const idWidth = Math.max(...chosen.map((c) => c.id.length));
   const sectionWidth = Math.max(...chosen.map((c) => c.section.length));

@@ -8,11 +8,12 @@
  * if (!result.ok) console.log(result.results.filter((r) => r.outcome === 'fail'));
  */
 export { allCases } from './cases/index.js';
-export { type RunOptions, runConformance } from './run/run-conformance.js';
+export { runConformance } from './run/run-conformance.js';
+export type { RunOptions } from './setup/run-options.js';
 export { ConformanceSetupError } from './setup/setup-error.js';
+export type { ConformanceCase } from './toolkit/context.js';
 export type {
   CaseResult,
-  ConformanceCase,
   Finding,
   Observation,
   Outcome,

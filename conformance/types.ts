@@ -1,5 +1,3 @@
-import type { CaseContext } from './toolkit/context.js';
-
 /**
  * `must`: the spec states it; a failure fails the run. `should`: a strong reading; a failure warns.
  * `observe`: the spec says "not shown"; the case records what the deployment does and never fails.
@@ -32,16 +30,10 @@ export interface CaseCovers {
 }
 
 /**
- * One conformance case, as data plus a `run` function.
- *
- * @example
- * const c: ConformanceCase = {
- *   id: 'upload.extension.flac-refused', section: '§4.1', severity: 'must',
- *   title: 'a .flac upload is refused with 400/20012', covers: { codes: [20012] },
- *   run: async (ctx) => { ... },
- * };
+ * What a conformance case is, as data: everything but its `run` function (ConformanceCase, in
+ * toolkit/context.ts, adds it). Selection, skipping and the reports need no more.
  */
-export interface ConformanceCase {
+export interface CaseInfo {
   /** Stable id, dotted: `<area>.<topic>.<rule>`. */
   readonly id: string;
   /** Spec section(s) it checks, e.g. `§4.1`. The first one groups the reports. */
@@ -56,7 +48,6 @@ export interface ConformanceCase {
   readonly runFirst?: boolean;
   /** Cases that exhaust a quota run last (the rate-limit case). */
   readonly runLast?: boolean;
-  run(ctx: CaseContext): Promise<void>;
 }
 
 /** A failed check. `level` is the severity it counts at (a must case may hold should-level checks). */

@@ -1,7 +1,7 @@
 import { asEnvelope } from '../checks/envelope.js';
 import { createVoice, deleteVoice, listedIds, synthesize } from '../toolkit/actions.js';
+import type { ConformanceCase } from '../toolkit/context.js';
 import { expectAudio, expectOk, expectRefusal } from '../toolkit/expect.js';
-import type { ConformanceCase } from '../types.js';
 import { shortText } from './support.js';
 
 const cases: ConformanceCase[] = [

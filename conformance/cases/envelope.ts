@@ -6,9 +6,8 @@
 
 import { asEnvelope } from '../checks/envelope.js';
 import { deleteVoice, listPage, uploadForm } from '../toolkit/actions.js';
-import type { CaseContext } from '../toolkit/context.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
 import type { Exchange } from '../toolkit/http.js';
-import type { ConformanceCase } from '../types.js';
 
 function recordShape(ctx: CaseContext, ex: Exchange, what: string): void {
   ctx.check(

@@ -1,4 +1,4 @@
-import type { ConformanceCase } from '../types.js';
+import type { ConformanceCase } from '../toolkit/context.js';
 import { authCases } from './auth.js';
 import { deleteCases } from './delete.js';
 import { envelopeCases } from './envelope.js';

@@ -9,10 +9,9 @@ import {
   referenceKey,
   saveVoice,
 } from '../toolkit/actions.js';
-import type { CaseContext } from '../toolkit/context.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
 import { expectOk } from '../toolkit/expect.js';
 import { send } from '../toolkit/http.js';
-import type { ConformanceCase } from '../types.js';
 
 const maxPage = limits.pageSizeMax.value;
 const minPage = limits.pageSizeMin.value;

@@ -2,9 +2,9 @@
 
 import { asEnvelope } from '../checks/envelope.js';
 import { synthesize } from '../toolkit/actions.js';
+import type { ConformanceCase } from '../toolkit/context.js';
 import { expectRefusal } from '../toolkit/expect.js';
 import type { Exchange } from '../toolkit/http.js';
-import type { ConformanceCase } from '../types.js';
 import { longText, shortText } from './support.js';
 
 /** `HTTP 200 audio/wav` or `HTTP 400 error_code 10001`. */

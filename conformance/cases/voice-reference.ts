@@ -8,10 +8,10 @@ import {
   uploadFile,
   uploadForm,
 } from '../toolkit/actions.js';
-import type { CaseContext } from '../toolkit/context.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
 import { expectOk, expectRefusal } from '../toolkit/expect.js';
 import type { FixtureRole } from '../toolkit/run-state.js';
-import type { ConformanceCase, ExtraKeyName } from '../types.js';
+import type { ExtraKeyName } from '../types.js';
 
 /** Save a voice from `ref`, expect the refusal, and check no voice appeared. */
 async function refuseReference(

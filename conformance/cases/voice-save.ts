@@ -10,10 +10,9 @@ import {
   synthesize,
   uploadFile,
 } from '../toolkit/actions.js';
-import type { CaseContext } from '../toolkit/context.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
 import { expectAudio, expectOk, expectRefusal } from '../toolkit/expect.js';
 import { send } from '../toolkit/http.js';
-import type { ConformanceCase } from '../types.js';
 import { shortText } from './support.js';
 
 const maxLen = limits.voiceIdMaxLength.value;

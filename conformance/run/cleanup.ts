@@ -1,15 +1,14 @@
 import { deleteVoice, listAll, remainingFreeUses } from '../toolkit/actions.js';
 import { CaseContext } from '../toolkit/context.js';
 import type { KeyName, RunState } from '../toolkit/run-state.js';
-import type { ConformanceCase } from '../types.js';
+import type { CaseInfo } from '../types.js';
 
 /** A stand-in case for the runner's own requests: observe severity, so nothing it sees fails a case. */
-const housekeeping: ConformanceCase = {
+const housekeeping: CaseInfo = {
   id: 'runner.housekeeping',
   section: '-',
   severity: 'observe',
   title: 'the runner’s own requests (cost report, cleanup)',
-  run: async () => undefined,
 };
 
 /** The same state without the abort signal: cleanup must run even after Ctrl-C. */

@@ -1,11 +1,11 @@
-import { CaseContext } from '../toolkit/context.js';
+import { CaseContext, type ConformanceCase } from '../toolkit/context.js';
 import type { RunState } from '../toolkit/run-state.js';
-import type { CaseResult, ConformanceCase, Outcome, ProgressEvent, RunCounts, RunResult } from '../types.js';
+import type { CaseInfo, CaseResult, Outcome, ProgressEvent, RunCounts, RunResult } from '../types.js';
 import { cleanupRun, freeUsesNow } from './cleanup.js';
 import { type Allowance, orderCases, skipReason } from './select.js';
 
 /** Turn a finished case's findings into its outcome. */
-function outcomeOf(c: ConformanceCase, ctx: CaseContext, error: string | undefined): Outcome {
+function outcomeOf(c: CaseInfo, ctx: CaseContext, error: string | undefined): Outcome {
   if (c.severity === 'observe') return 'observed';
   if (error !== undefined) return c.severity === 'must' ? 'error' : 'warn';
   if (ctx.findings.some((f) => f.level === 'must')) return 'fail';
@@ -38,7 +38,7 @@ async function runOne(state: RunState, c: ConformanceCase): Promise<CaseResult> 
   };
 }
 
-function skipped(c: ConformanceCase, reason: string): CaseResult {
+function skipped(c: CaseInfo, reason: string): CaseResult {
   return {
     id: c.id,
     section: c.section,

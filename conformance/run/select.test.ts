@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ConformanceCase } from '../types.js';
-import { matchesOnly, orderCases, skipReason, unmatchedPatterns } from './select.js';
+import { matchesOnly, unmatchedPatterns } from '../setup/only-patterns.js';
+import type { ConformanceCase } from '../toolkit/context.js';
+import { orderCases, skipReason } from './select.js';
 
 const make = (id: string, extra: Partial<ConformanceCase> = {}): ConformanceCase => ({
   id,
