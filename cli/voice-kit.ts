@@ -1,4 +1,9 @@
 #!/usr/bin/env node
+/**
+ * cli/: the voice-kit bin. program.ts declares and reads the command line (cac) of both commands;
+ * the mock command runs here, the conformance command in conformance.ts (loaded only for it).
+ * May import conformance/ and mocks/; nothing in conformance/ or mocks/ imports cli/.
+ */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startMockServer } from '../mocks/adapters/node.js';

@@ -6,6 +6,11 @@
  * import { runConformance } from 'voice-kit/conformance';
  * const result = await runConformance({ baseUrl: 'https://staging.example.com', apiKey: process.env.KEY, only: ['upload.*'] });
  * if (!result.ok) console.log(result.results.filter((r) => r.outcome === 'fail'));
+ *
+ * Layout (each folder's rules head its main file; conformance/test/layout.test.ts enforces them):
+ * types.ts the shared vocabulary; run/ one run, start to finish; setup/ what a run needs before its
+ * first case; toolkit/ what cases use; cases/ the cases; checks/ pure judgements of a response;
+ * reporters/ results as text and files; test/ tests that cross a boundary. The CLI is in ../cli/.
  */
 export { allCases } from './cases/index.js';
 export { runConformance } from './run/run-conformance.js';

@@ -1,4 +1,10 @@
 /**
+ * The vocabulary every folder of conformance/ shares: what a case is as data, its needs, and what a
+ * run returns (results, counts, billing, progress events). Imports nothing, so that no folder's import
+ * of it can close a circle (conformance/test/layout.test.ts checks the layout).
+ */
+
+/**
  * `must`: the spec states it; a failure fails the run. `should`: a strong reading; a failure warns.
  * `observe`: the spec says "not shown"; the case records what the deployment does and never fails.
  */

@@ -1,3 +1,9 @@
+/**
+ * toolkit/: what cases use. CaseContext (here) makes a case's requests and checks every response;
+ * actions.ts names the operations of §4, expect.ts the shared assertions, http.ts the one network
+ * call, multipart.ts the upload bodies, run-state.ts the state a run shares between its cases.
+ * May import checks/, types.ts and openapi/; never cases/, run/, setup/, reporters/ or cli/.
+ */
 import { apiKeyHeader, type OperationId } from '../../openapi/contract.js';
 import { pairingProblems } from '../checks/documented-pairs.js';
 import { envelopeProblems } from '../checks/envelope.js';
