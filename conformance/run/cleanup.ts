@@ -1,3 +1,4 @@
+import { errorText } from '../setup/preflight.js';
 import { deleteVoice, listAll, remainingFreeUses } from '../toolkit/actions.js';
 import { CaseContext } from '../toolkit/context.js';
 import type { KeyName, RunState } from '../toolkit/run-state.js';
@@ -51,7 +52,7 @@ export async function cleanupRun(
         }
       }
     } catch (e) {
-      failures.push(`listing with ${keyName}: ${(e as Error).message}`);
+      failures.push(`listing with ${keyName}: ${errorText(e)}`);
     }
     for (const id of targets) {
       if (!id.startsWith(state.prefix)) continue;
@@ -60,7 +61,7 @@ export async function cleanupRun(
         if (ex.status !== 200 && listed.has(id))
           failures.push(`DELETE ${id} (${keyName}): HTTP ${ex.status}`);
       } catch (e) {
-        failures.push(`DELETE ${id} (${keyName}): ${(e as Error).message}`);
+        failures.push(`DELETE ${id} (${keyName}): ${errorText(e)}`);
       }
     }
   }

@@ -1,3 +1,4 @@
+import { errorText } from '../setup/preflight.js';
 import { CaseContext, type ConformanceCase } from '../toolkit/context.js';
 import type { RunState } from '../toolkit/run-state.js';
 import type { CaseInfo, CaseResult, Outcome, ProgressEvent, RunCounts, RunResult } from '../types.js';
@@ -20,7 +21,7 @@ async function runOne(state: RunState, c: ConformanceCase): Promise<CaseResult> 
   try {
     await c.run(ctx);
   } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
+    error = errorText(e);
     if (c.severity === 'observe') ctx.note(`the probe threw: ${error}`);
   }
   return {

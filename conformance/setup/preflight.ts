@@ -47,6 +47,20 @@ export function networkCause(error: unknown, timeoutMs = preflightTimeoutMs): st
 }
 
 /**
+ * An error's message, with the cause it keeps apart: undici's "fetch failed" says why (ECONNREFUSED,
+ * ENOTFOUND...) only in `cause`. A message without a cause is returned as it is.
+ *
+ * @example
+ * errorText(await fetch('http://127.0.0.1:4019').catch((e) => e)); // 'fetch failed: connect ECONNREFUSED 127.0.0.1:4019'
+ */
+export function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.cause === undefined || error.cause === null) return error.message;
+  const cause = networkCause(error);
+  return error.message.includes(cause) ? error.message : `${error.message}: ${cause}`;
+}
+
+/**
  * GET /v1/voice/list with the main key. Resolves on any HTTP answer; throws a ConformanceSetupError
  * naming the cause when none comes.
  *
