@@ -122,7 +122,13 @@ export interface RunResult {
   readonly ok: boolean;
   readonly aborted: boolean;
   readonly baseUrl: string;
+  /** The run started the mock it tested (no baseUrl was given). */
   readonly embeddedMock: boolean;
+  /**
+   * The run treated the target as voice-kit's mock, so the mock-only cases ran: the embedded mock, or
+   * voice-kit's mock found behind baseUrl (its control API answers), unless `targetIsMock` said otherwise.
+   */
+  readonly targetIsMock: boolean;
   readonly runPrefix: string;
   readonly startedAt: string;
   readonly durationMs: number;
@@ -133,7 +139,14 @@ export interface RunResult {
 
 /** Progress events, for a terminal or a test. */
 export type ProgressEvent =
-  | { readonly type: 'start'; readonly total: number; readonly baseUrl: string; readonly runPrefix: string }
+  | {
+      readonly type: 'start';
+      readonly total: number;
+      readonly baseUrl: string;
+      readonly runPrefix: string;
+      readonly embeddedMock: boolean;
+      readonly targetIsMock: boolean;
+    }
   | { readonly type: 'case-start'; readonly id: string; readonly index: number; readonly total: number }
   | { readonly type: 'case-end'; readonly result: CaseResult; readonly index: number; readonly total: number }
   | { readonly type: 'cleanup'; readonly deleted: number; readonly failures: number }

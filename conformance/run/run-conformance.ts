@@ -63,7 +63,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
     const keys: RunKeys = embedded
       ? { ...embeddedKeys, ...(options.apiKey ? { main: options.apiKey } : {}), ...options.keys }
       : { main: options.apiKey ?? '', ...options.keys };
-    const targetIsMock = options.targetIsMock ?? embedded !== undefined;
+    // One answer to "is the target voice-kit's mock" for the whole run: which cases run, what is reset
+    // before the run, and what the progress lines and reports call the target.
+    const kitMock = embedded !== undefined || (await isKitMock({ fetch: fetchFn, baseUrl }));
+    const targetIsMock = options.targetIsMock ?? kitMock;
     const state: RunState = {
       fetch: fetchFn,
       baseUrl,
@@ -86,7 +89,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       uploads: 0,
       counter: 0,
     };
-    const prepare = async () => ((await isKitMock(state)) ? [await freshUploadWindow(state)] : []);
+    const prepare = async () => (kitMock ? [await freshUploadWindow(state)] : []);
     const allowBillable = options.allowBillable ?? embedded !== undefined;
     const include = options.include ?? (embedded ? includeNames : []);
     return await runCases(state, options.cases ?? allCases, {
@@ -98,6 +101,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
         referenceUrl: state.referenceUrl !== undefined,
       },
       only: options.only ?? [],
+      embeddedMock: embedded !== undefined,
       prepare,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });

@@ -79,6 +79,8 @@ export async function runCases(
   opts: {
     readonly allowance: Allowance;
     readonly only: readonly string[];
+    /** The run started the mock it tests (for the report). */
+    readonly embeddedMock?: boolean;
     /** Work before the first case (e.g. a fresh upload window on the kit's mock); returns what it did. */
     readonly prepare?: () => Promise<string[]>;
     readonly onProgress?: (e: ProgressEvent) => void;
@@ -88,7 +90,9 @@ export async function runCases(
   const t0 = performance.now();
   const progress = opts.onProgress ?? (() => undefined);
   const chosen = orderCases(cases, opts.only);
-  progress({ type: 'start', total: chosen.length, baseUrl: state.baseUrl, runPrefix: state.prefix });
+  const embeddedMock = opts.embeddedMock ?? false;
+  const { baseUrl, prefix: runPrefix, targetIsMock } = state;
+  progress({ type: 'start', total: chosen.length, baseUrl, runPrefix, embeddedMock, targetIsMock });
   for (const message of (await opts.prepare?.()) ?? []) progress({ type: 'info', message });
   const freeBefore = await freeUsesNow(state);
   const results: CaseResult[] = [];
@@ -118,7 +122,8 @@ export async function runCases(
     ok: counts.fail === 0 && counts.error === 0 && !aborted,
     aborted,
     baseUrl: state.baseUrl,
-    embeddedMock: state.targetIsMock,
+    embeddedMock,
+    targetIsMock,
     runPrefix: state.prefix,
     startedAt: started,
     durationMs: Math.round(performance.now() - t0),

@@ -2,8 +2,8 @@ import type { RunState } from '../toolkit/run-state.js';
 
 /**
  * Recognises voice-kit's own mock behind a base URL (its control API answers GET /__mock/clock with
- * the envelope) so that a run can start from a fresh upload window. A real deployment answers 404 or
- * anything else, and nothing is changed there.
+ * the envelope): a run then treats the target as the mock (its mock-only cases run) and starts from a
+ * fresh upload window. A real deployment answers 404 or anything else, and nothing is changed there.
  */
 export async function isKitMock(state: Pick<RunState, 'fetch' | 'baseUrl'>): Promise<boolean> {
   try {
@@ -34,6 +34,6 @@ export async function freshUploadWindow(
   );
   await res.arrayBuffer();
   return res.status === 200
-    ? "target is voice-kit's mock: the upload quota of the main key's user was reset for this run (POST /__mock/rate-limit/reset)"
-    : `target looks like voice-kit's mock, but resetting its upload quota answered HTTP ${res.status}`;
+    ? "voice-kit's mock control API answers there: the upload quota of the main key's user was reset for this run (POST /__mock/rate-limit/reset)"
+    : `voice-kit's mock control API answers there, but resetting the upload quota answered HTTP ${res.status}`;
 }
