@@ -10,7 +10,7 @@ import { pcmHeaders } from '../../openapi/contract.js';
 import { allCases } from '../cases/index.js';
 import { embeddedKeys, startEmbeddedMock } from '../setup/embedded-mock.js';
 import { kitFixtures } from '../setup/fixture-source.js';
-import { freshUploadWindow, isKitMock } from '../setup/kit-mock.js';
+import { freshUploadWindow, isKitMock, resetUploadQuotas } from '../setup/kit-mock.js';
 import { checkOptions } from '../setup/options-check.js';
 import { preflight } from '../setup/preflight.js';
 import { checkedReference } from '../setup/reference-check.js';
@@ -64,7 +64,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       ? { ...embeddedKeys, ...(options.apiKey ? { main: options.apiKey } : {}), ...options.keys }
       : { main: options.apiKey ?? '', ...options.keys };
     // One answer to "is the target voice-kit's mock" for the whole run: which cases run, what is reset
-    // before the run, and what the progress lines and reports call the target.
+    // before and after, and what the progress lines and reports call the target.
     const kitMock = embedded !== undefined || (await isKitMock({ fetch: fetchFn, baseUrl }));
     const targetIsMock = options.targetIsMock ?? kitMock;
     const state: RunState = {
@@ -90,6 +90,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       counter: 0,
     };
     const prepare = async () => (kitMock ? [await freshUploadWindow(state)] : []);
+    // The embedded mock stops with the run; a mock that lives on gets its upload quotas back.
+    const finish = async () => (kitMock && !embedded ? [await resetUploadQuotas(state)] : []);
     const allowBillable = options.allowBillable ?? embedded !== undefined;
     const include = options.include ?? (embedded ? includeNames : []);
     return await runCases(state, options.cases ?? allCases, {
@@ -103,6 +105,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       only: options.only ?? [],
       embeddedMock: embedded !== undefined,
       prepare,
+      finish,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
   } finally {

@@ -83,6 +83,8 @@ export async function runCases(
     readonly embeddedMock?: boolean;
     /** Work before the first case (e.g. a fresh upload window on the kit's mock); returns what it did. */
     readonly prepare?: () => Promise<string[]>;
+    /** Work after the cleanup, also after an abort (e.g. fresh upload quotas on the kit's mock); returns what it did. */
+    readonly finish?: () => Promise<string[]>;
     readonly onProgress?: (e: ProgressEvent) => void;
   },
 ): Promise<RunResult> {
@@ -117,6 +119,7 @@ export async function runCases(
   const cleanup = await cleanupRun(state);
   progress({ type: 'cleanup', deleted: cleanup.deleted, failures: cleanup.failures.length });
   const freeAfter = await freeUsesNow(state);
+  for (const message of (await opts.finish?.()) ?? []) progress({ type: 'info', message });
   const counts = countOutcomes(results);
   return {
     ok: counts.fail === 0 && counts.error === 0 && !aborted,
