@@ -1,10 +1,15 @@
 #!/usr/bin/env node
+/**
+ * cli/: the voice-kit bin. program.ts declares and reads the command line (cac) of both commands;
+ * the mock command runs here, the conformance command in conformance.ts (loaded only for it).
+ * May import conformance/ and mocks/; nothing in conformance/ or mocks/ imports cli/.
+ */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { cac } from 'cac';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
-import { startMockServer } from '../mocks/node/server.js';
+import { startMockServer } from '../mocks/node/index.js';
+import { helpText, readCommandLine, usage } from './program.js';
 
 type Write = (line: string) => void;
 
@@ -38,8 +43,7 @@ async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<num
       config = await (await import('../mocks/node/load-config.js')).loadConfigFile(flags.config);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    fail(`voice-kit mock: ${error.message}`);
-    return 2;
+    return usage(fail, error.problems, 'mock');
   }
   let server: Awaited<ReturnType<typeof startMockServer>>;
   try {
@@ -70,8 +74,9 @@ async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<num
 }
 
 /**
- * The `voice-kit` command. `voice-kit mock [--port 4010] [--host 127.0.0.1] [--config file.json] [--seed 42] [--no-cors]`
- * runs the stateful mock; `voice-kit conformance …` hands its arguments to the conformance CLI.
+ * The `voice-kit` command: `voice-kit mock [flags]` runs the stateful mock, `voice-kit conformance
+ * [flags]` the conformance suite; `voice-kit <command> --help` lists the flags. Both are read by one
+ * parser (program.ts). Output goes to `write` (stdout), progress and errors to `fail` (stderr).
  *
  * @example
  * process.exitCode = await main(['mock', '--port', '0']);
@@ -80,41 +85,36 @@ export async function main(
   argv: readonly string[],
   write: Write = (line) => process.stdout.write(`${line}\n`),
   fail: Write = (line) => process.stderr.write(`${line}\n`),
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<number> {
-  if (argv[0] === 'conformance') {
-    const { conformanceCli } = await import('../conformance/cli.js');
-    return conformanceCli(argv.slice(1), process.env);
+  const line = readCommandLine(argv);
+  if (line.help || argv.length === 0) {
+    write(helpText(line.command?.name));
+    return 0;
   }
-  const cli = cac('voice-kit');
-  let run: Promise<number> | undefined;
-  cli
-    .command('mock', 'Run the stateful mock server of the voice service')
-    .option('--port <port>', 'Port to listen on (0 picks a free one)', { default: 4010 })
-    .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
-    .option('--config <file>', 'JSON file with keys, limits and options (see the README)')
-    .option('--seed <seed>', 'Seed of object keys, signatures and voice profiles', { default: 42 })
-    .option(
-      '--no-cors',
-      'Answer no CORS preflights and add no CORS headers (on by default, for browser apps)',
-    )
-    .action((flags: MockFlags) => {
-      run = runMock(flags, write, fail);
-    });
-  cli.command('conformance', 'Run the conformance suite against a deployment (voice-kit conformance --help)');
-  cli.help();
-  try {
-    const parsed = cli.parse(['node', 'voice-kit', ...argv], { run: false });
-    if (parsed.options.help) return 0;
-    if (!cli.matchedCommand) {
-      cli.outputHelp();
-      return argv.length === 0 ? 0 : 2;
-    }
-    await cli.runMatchedCommand();
-  } catch (error) {
-    fail(`voice-kit: ${(error as Error).message}`);
-    return 2;
+  if (line.command?.name === 'conformance') {
+    // Imported only for this command: each module is startup time for the mock.
+    const { conformanceCommand } = await import('./conformance.js');
+    return conformanceCommand(line, env, fail, write);
   }
-  return run ?? 0;
+  if (line.problems.length > 0 || !line.command) return usage(fail, line.problems, line.command?.name);
+  return runMock(line.options as unknown as MockFlags, write, fail);
+}
+
+/**
+ * `voice-kit conformance <argv>` with explicit variables; resolves with the exit code. Progress and
+ * errors go to `write` (stderr), the help and --list to `print` (stdout).
+ *
+ * @example
+ * process.exitCode = await conformanceCli(['--base-url', url, '--api-key', key], process.env);
+ */
+export function conformanceCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  write: Write = (l) => process.stderr.write(`${l}\n`),
+  print: Write = (l) => process.stdout.write(`${l}\n`),
+): Promise<number> {
+  return main(['conformance', ...argv], print, write, env);
 }
 
 function isEntry(): boolean {

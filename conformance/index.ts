@@ -6,162 +6,22 @@
  * import { runConformance } from 'voice-kit/conformance';
  * const result = await runConformance({ baseUrl: 'https://staging.example.com', apiKey: process.env.KEY, only: ['upload.*'] });
  * if (!result.ok) console.log(result.results.filter((r) => r.outcome === 'fail'));
+ *
+ * Layout (each folder's rules head its main file; conformance/test/layout.test.ts enforces them):
+ * types.ts the shared vocabulary; run/ one run, start to finish; setup/ what a run needs before its
+ * first case; toolkit/ what cases use; cases/ the cases; checks/ pure judgements of a response;
+ * reporters/ results as text and files; test/ tests that cross a boundary. The CLI is in ../cli/.
  */
-import { randomBytes } from 'node:crypto';
-import { pcmHeaders } from '../openapi/contract.js';
-import { allCases } from './cases/index.js';
-import { embeddedKeys, startEmbeddedMock } from './embedded-mock.js';
-import { kitFixtures } from './fixture-source.js';
-import type { FetchLike } from './http.js';
-import { freshUploadWindow, isKitMock } from './kit-mock.js';
-import { checkOptions } from './options-check.js';
-import { preflight } from './preflight.js';
-import { checkedReference } from './reference-check.js';
-import { serveReference } from './reference-server.js';
-import type { FixtureFile, PcmHeaderNames, RunKeys, RunState } from './run-state.js';
-import { runCases } from './runner.js';
-import {
-  type ConformanceCase,
-  type ExtraKeyName,
-  type IncludeName,
-  includeNames,
-  type ProgressEvent,
-  type RunResult,
-} from './types.js';
-
 export { allCases } from './cases/index.js';
-export { ConformanceSetupError } from './setup-error.js';
+export { runConformance } from './run/run-conformance.js';
+export type { RunOptions } from './setup/run-options.js';
+export { ConformanceSetupError } from './setup/setup-error.js';
+export type { ConformanceCase } from './toolkit/context.js';
 export type {
   CaseResult,
-  ConformanceCase,
   Finding,
   Observation,
   Outcome,
   ProgressEvent,
   RunResult,
 } from './types.js';
-
-/** Options of a run; only `baseUrl` and `apiKey` matter for a real deployment. */
-export interface RunOptions {
-  /** The deployment to test. Omitted: the kit's mock is started on a free port and tested. */
-  readonly baseUrl?: string;
-  readonly apiKey?: string;
-  /** Extra keys that unlock the scoping and capability cases. */
-  readonly keys?: { readonly [K in ExtraKeyName]?: string };
-  /** Run the cases that create voices (each consumes a free use or is charged). */
-  readonly allowBillable?: boolean;
-  /** Opt-in groups: rate-limit, large-upload, many-voices. */
-  readonly include?: readonly IncludeName[];
-  /** Case id patterns (`upload.*`, `*flac*`, or substrings); empty runs everything. */
-  readonly only?: readonly string[];
-  /** The positive reference recording: a file path or bytes. Default: the kit's valid 10 s fixture. */
-  readonly referenceAudio?: string | FixtureFile;
-  /**
-   * A publicly reachable http(s) URL of a 3–60 s reference recording, for `voice-save.reference.url`.
-   * Against the embedded mock the run serves the reference recording on a loopback server itself.
-   */
-  readonly referenceUrl?: string;
-  /** Custom fetch (MSW-backed, a mock service's in-process fetch, a proxy...). */
-  readonly fetch?: FetchLike;
-  readonly onProgress?: (event: ProgressEvent) => void;
-  /** PCM header names to look for first (the spec does not name them). */
-  readonly pcmHeaders?: Partial<PcmHeaderNames>;
-  /** Treat the target as the kit's mock (mock-only cases run). Default: true only for the embedded mock. */
-  readonly targetIsMock?: boolean;
-  /** Responses come over real HTTP (Transfer-Encoding visible). Default: true unless `fetch` is given. */
-  readonly httpTransport?: boolean;
-  /** The clock created_at is judged against, ms since the epoch. Default: the system clock. */
-  readonly now?: () => number;
-  /** The run prefix of created voice ids (`vk_<6 hex>_`). Default: random. */
-  readonly runPrefix?: string;
-  /** Replace the case list (tests of the runner). */
-  readonly cases?: readonly ConformanceCase[];
-  /** Abort the run between cases; cleanup still happens. */
-  readonly signal?: AbortSignal;
-}
-
-/** The reference recording as the cases get it: the checked one, or the kit's valid 10 s fixture. */
-function referenceSource(checked: FixtureFile | undefined): () => Promise<FixtureFile> {
-  if (checked) return async () => checked;
-  return async () => {
-    const f = await kitFixtures('valid-10s');
-    if (!f) throw new Error('the kit fixture valid-10s is missing: pass referenceAudio');
-    return f;
-  };
-}
-
-/**
- * Run the conformance suite. Resolves with every result as a value; `ok` is false when a must case
- * failed. Voices the run created are deleted before it resolves.
- *
- * Before anything starts it throws a {@link ConformanceSetupError} for a run that could only end as a
- * misleading result: an unknown option or `keys` name, a `baseUrl` that is empty or not http(s), a
- * `baseUrl` without `apiKey`, an unknown `include` group, an `only` pattern that selects no case, a
- * `referenceAudio` that cannot be read, has an extension upload refuses (§4.1) or that the kit's
- * analyser refuses (§4.2), and a `baseUrl` that gives no HTTP answer to one GET /v1/voice/list (any
- * status passes). Without `baseUrl`, `apiKey` and `keys` replace the embedded mock's own keys (its
- * tests use that); the CLI refuses keys without a base URL, since there they are a forgotten flag.
- */
-export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
-  checkOptions(options, options.cases ?? allCases);
-  const reference =
-    options.referenceAudio === undefined ? undefined : await checkedReference(options.referenceAudio);
-  const fetchFn: FetchLike = options.fetch ?? ((req) => fetch(req));
-  if (options.baseUrl !== undefined) {
-    // The key the cases will use: a `main` inside `keys` wins over apiKey, as below.
-    const mainKey = (options.keys as Partial<RunKeys> | undefined)?.main ?? options.apiKey ?? '';
-    await preflight(fetchFn, options.baseUrl.replace(/\/+$/, ''), mainKey, { signal: options.signal });
-  }
-  const embedded = options.baseUrl === undefined ? await startEmbeddedMock() : undefined;
-  const referenceAudio = referenceSource(reference);
-  // The embedded mock fetches ref_audio URLs, so the run can hand it one of its own (loopback).
-  const served =
-    embedded && options.referenceUrl === undefined ? await serveReference(await referenceAudio()) : undefined;
-  try {
-    const baseUrl = (options.baseUrl ?? embedded?.url ?? '').replace(/\/+$/, '');
-    const keys: RunKeys = embedded
-      ? { ...embeddedKeys, ...(options.apiKey ? { main: options.apiKey } : {}), ...options.keys }
-      : { main: options.apiKey ?? '', ...options.keys };
-    const targetIsMock = options.targetIsMock ?? embedded !== undefined;
-    const state: RunState = {
-      fetch: fetchFn,
-      baseUrl,
-      keys,
-      prefix: options.runPrefix ?? `vk_${randomBytes(3).toString('hex')}_`,
-      targetIsMock,
-      httpTransport: options.httpTransport ?? options.fetch === undefined,
-      pcmHeaderNames: { ...pcmHeaders, ...options.pcmHeaders },
-      referenceAudio,
-      referenceUrl: options.referenceUrl ?? served?.url,
-      fixture: kitFixtures,
-      signal: options.signal,
-      now: options.now ?? (() => Date.now()),
-      tracked: [],
-      referenceKeys: new Map(),
-      fixtureKeys: new Map(),
-      voicesCreated: 0,
-      liveVoices: new Set(),
-      voicesDeleted: 0,
-      uploads: 0,
-      counter: 0,
-    };
-    const prepare = async () => ((await isKitMock(state)) ? [await freshUploadWindow(state)] : []);
-    const allowBillable = options.allowBillable ?? embedded !== undefined;
-    const include = options.include ?? (embedded ? includeNames : []);
-    return await runCases(state, options.cases ?? allCases, {
-      allowance: {
-        keys,
-        allowBillable,
-        include,
-        targetIsMock,
-        referenceUrl: state.referenceUrl !== undefined,
-      },
-      only: options.only ?? [],
-      prepare,
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    });
-  } finally {
-    await served?.close();
-    await embedded?.close();
-  }
-}

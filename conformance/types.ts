@@ -1,4 +1,8 @@
-import type { CaseContext } from './context.js';
+/**
+ * The vocabulary every folder of conformance/ shares: what a case is as data, its needs, and what a
+ * run returns (results, counts, billing, progress events). Imports nothing, so that no folder's import
+ * of it can close a circle (conformance/test/layout.test.ts checks the layout).
+ */
 
 /**
  * `must`: the spec states it; a failure fails the run. `should`: a strong reading; a failure warns.
@@ -32,16 +36,10 @@ export interface CaseCovers {
 }
 
 /**
- * One conformance case, as data plus a `run` function.
- *
- * @example
- * const c: ConformanceCase = {
- *   id: 'upload.extension.flac-refused', section: '§4.1', severity: 'must',
- *   title: 'a .flac upload is refused with 400/20012', covers: { codes: [20012] },
- *   run: async (ctx) => { ... },
- * };
+ * What a conformance case is, as data: everything but its `run` function (ConformanceCase, in
+ * toolkit/context.ts, adds it). Selection, skipping and the reports need no more.
  */
-export interface ConformanceCase {
+export interface CaseInfo {
   /** Stable id, dotted: `<area>.<topic>.<rule>`. */
   readonly id: string;
   /** Spec section(s) it checks, e.g. `§4.1`. The first one groups the reports. */
@@ -56,7 +54,6 @@ export interface ConformanceCase {
   readonly runFirst?: boolean;
   /** Cases that exhaust a quota run last (the rate-limit case). */
   readonly runLast?: boolean;
-  run(ctx: CaseContext): Promise<void>;
 }
 
 /** A failed check. `level` is the severity it counts at (a must case may hold should-level checks). */
@@ -125,7 +122,13 @@ export interface RunResult {
   readonly ok: boolean;
   readonly aborted: boolean;
   readonly baseUrl: string;
+  /** The run started the mock it tested (no baseUrl was given). */
   readonly embeddedMock: boolean;
+  /**
+   * The run treated the target as voice-kit's mock, so the mock-only cases ran: the embedded mock, or
+   * voice-kit's mock found behind baseUrl (its control API answers), unless `targetIsMock` said otherwise.
+   */
+  readonly targetIsMock: boolean;
   readonly runPrefix: string;
   readonly startedAt: string;
   readonly durationMs: number;
@@ -136,7 +139,14 @@ export interface RunResult {
 
 /** Progress events, for a terminal or a test. */
 export type ProgressEvent =
-  | { readonly type: 'start'; readonly total: number; readonly baseUrl: string; readonly runPrefix: string }
+  | {
+      readonly type: 'start';
+      readonly total: number;
+      readonly baseUrl: string;
+      readonly runPrefix: string;
+      readonly embeddedMock: boolean;
+      readonly targetIsMock: boolean;
+    }
   | { readonly type: 'case-start'; readonly id: string; readonly index: number; readonly total: number }
   | { readonly type: 'case-end'; readonly result: CaseResult; readonly index: number; readonly total: number }
   | { readonly type: 'cleanup'; readonly deleted: number; readonly failures: number }

@@ -1,10 +1,9 @@
 import { errors, type OperationId, upload } from '../../openapi/contract.js';
-import { deleteVoice, listPage, synthesize, uploadForm } from '../actions.js';
 import { asEnvelope } from '../checks/envelope.js';
-import type { CaseContext, KeyChoice } from '../context.js';
-import { expectRefusal } from '../expect.js';
-import type { Exchange } from '../http.js';
-import type { ConformanceCase } from '../types.js';
+import { deleteVoice, listPage, synthesize, uploadForm } from '../toolkit/actions.js';
+import type { CaseContext, ConformanceCase, KeyChoice } from '../toolkit/context.js';
+import { expectRefusal } from '../toolkit/expect.js';
+import type { Exchange } from '../toolkit/http.js';
 import { shortText, tinyWav } from './support.js';
 
 /** One well-formed request per operation, so that the key is the only thing wrong with it. */

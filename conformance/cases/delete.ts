@@ -1,7 +1,7 @@
-import { createVoice, deleteVoice, listedIds, synthesize } from '../actions.js';
 import { asEnvelope } from '../checks/envelope.js';
-import { expectAudio, expectOk, expectRefusal } from '../expect.js';
-import type { ConformanceCase } from '../types.js';
+import { createVoice, deleteVoice, listedIds, synthesize } from '../toolkit/actions.js';
+import type { ConformanceCase } from '../toolkit/context.js';
+import { expectAudio, expectOk, expectRefusal } from '../toolkit/expect.js';
 import { shortText } from './support.js';
 
 const cases: ConformanceCase[] = [

@@ -3,11 +3,11 @@
  * rules anyway (ctx.call); these cases make sure one success and one failure per envelope endpoint
  * are always looked at, even in a run filtered with --only.
  */
-import { deleteVoice, listPage, uploadForm } from '../actions.js';
+
 import { asEnvelope } from '../checks/envelope.js';
-import type { CaseContext } from '../context.js';
-import type { Exchange } from '../http.js';
-import type { ConformanceCase } from '../types.js';
+import { deleteVoice, listPage, uploadForm } from '../toolkit/actions.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
+import type { Exchange } from '../toolkit/http.js';
 
 function recordShape(ctx: CaseContext, ex: Exchange, what: string): void {
   ctx.check(

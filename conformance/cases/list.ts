@@ -1,4 +1,5 @@
 import { limits } from '../../openapi/contract.js';
+import { claimedAudio } from '../checks/audio.js';
 import {
   createVoice,
   type ListData,
@@ -7,12 +8,10 @@ import {
   listPage,
   referenceKey,
   saveVoice,
-} from '../actions.js';
-import { claimedAudio } from '../checks/audio.js';
-import type { CaseContext } from '../context.js';
-import { expectOk } from '../expect.js';
-import { send } from '../http.js';
-import type { ConformanceCase } from '../types.js';
+} from '../toolkit/actions.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
+import { expectOk } from '../toolkit/expect.js';
+import { send } from '../toolkit/http.js';
 
 const maxPage = limits.pageSizeMax.value;
 const minPage = limits.pageSizeMin.value;

@@ -1,7 +1,7 @@
 /** Promises of the kit's mock that the spec does not make: checked only when the target is the mock. */
-import { synthesize } from '../actions.js';
-import { expectAudio } from '../expect.js';
-import type { ConformanceCase } from '../types.js';
+import { synthesize } from '../toolkit/actions.js';
+import type { ConformanceCase } from '../toolkit/context.js';
+import { expectAudio } from '../toolkit/expect.js';
 import { longText } from './support.js';
 
 const body = { generate_text: longText(400), voice_id: 'system_default', audio_format: 'wav' };

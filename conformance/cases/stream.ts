@@ -1,7 +1,7 @@
-import { synthesize } from '../actions.js';
-import { expectAudio } from '../expect.js';
-import { bodyText } from '../http.js';
-import type { ConformanceCase } from '../types.js';
+import { synthesize } from '../toolkit/actions.js';
+import type { ConformanceCase } from '../toolkit/context.js';
+import { expectAudio } from '../toolkit/expect.js';
+import { bodyText } from '../toolkit/http.js';
 import { longText } from './support.js';
 
 /** Long enough that a real stream is seconds of audio: the first bytes must come well before the last. */

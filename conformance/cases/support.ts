@@ -1,4 +1,4 @@
-import { silentWavHeader } from '../multipart.js';
+import { silentWavHeader } from '../toolkit/multipart.js';
 
 /** A tiny well-formed WAV (0.1 s of silence): for cases where only the request shape matters. */
 export function tinyWav(): Uint8Array {

@@ -1,9 +1,10 @@
 /** Synthesis points the spec leaves open: observed, never failed. */
-import { synthesize } from '../actions.js';
+
 import { asEnvelope } from '../checks/envelope.js';
-import { expectRefusal } from '../expect.js';
-import type { Exchange } from '../http.js';
-import type { ConformanceCase } from '../types.js';
+import { synthesize } from '../toolkit/actions.js';
+import type { ConformanceCase } from '../toolkit/context.js';
+import { expectRefusal } from '../toolkit/expect.js';
+import type { Exchange } from '../toolkit/http.js';
 import { longText, shortText } from './support.js';
 
 /** `HTTP 200 audio/wav` or `HTTP 400 error_code 10001`. */

@@ -1,9 +1,8 @@
 import { type AudioFormat, audioMediaTypes } from '../../openapi/contract.js';
-import { createVoice, type Endpoint, endpoints, synthesize } from '../actions.js';
 import { asEnvelope } from '../checks/envelope.js';
-import type { CaseContext } from '../context.js';
-import { expectAudio, expectRefusal } from '../expect.js';
-import type { ConformanceCase } from '../types.js';
+import { createVoice, type Endpoint, endpoints, synthesize } from '../toolkit/actions.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
+import { expectAudio, expectRefusal } from '../toolkit/expect.js';
 import { longText, shortText } from './support.js';
 
 const streamed = (e: Endpoint) => e === 'stream';

@@ -1,11 +1,10 @@
 /** Upload limits of §7.1 and §8 that cost bandwidth or quota: opt-in groups, and the mock's fault scenarios. */
 import { type ErrorName, errors, limits, upload } from '../../openapi/contract.js';
-import { dataOf, uploadForm } from '../actions.js';
-import type { CaseContext } from '../context.js';
-import { expectOk, expectRefusal } from '../expect.js';
-import type { Exchange } from '../http.js';
-import { streamedWavUpload } from '../multipart.js';
-import type { ConformanceCase } from '../types.js';
+import { dataOf, uploadForm } from '../toolkit/actions.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
+import { expectOk, expectRefusal } from '../toolkit/expect.js';
+import type { Exchange } from '../toolkit/http.js';
+import { streamedWavUpload } from '../toolkit/multipart.js';
 import { tinyWav } from './support.js';
 
 const maxBytes = limits.uploadMaxBytes.value;

@@ -1,9 +1,8 @@
 import { errors, upload } from '../../openapi/contract.js';
-import { dataOf, listedIds, remainingFreeUses, uploadForm } from '../actions.js';
-import type { CaseContext } from '../context.js';
-import { expectOk, expectRefusal } from '../expect.js';
-import type { FixtureRole } from '../run-state.js';
-import type { ConformanceCase } from '../types.js';
+import { dataOf, listedIds, remainingFreeUses, uploadForm } from '../toolkit/actions.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
+import { expectOk, expectRefusal } from '../toolkit/expect.js';
+import type { FixtureRole } from '../toolkit/run-state.js';
 import { isUrl, stringsIn, tinyWav } from './support.js';
 
 const scene = upload.scenes[0];

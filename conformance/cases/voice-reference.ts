@@ -7,11 +7,11 @@ import {
   saveVoice,
   uploadFile,
   uploadForm,
-} from '../actions.js';
-import type { CaseContext } from '../context.js';
-import { expectOk, expectRefusal } from '../expect.js';
-import type { FixtureRole } from '../run-state.js';
-import type { ConformanceCase, ExtraKeyName } from '../types.js';
+} from '../toolkit/actions.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
+import { expectOk, expectRefusal } from '../toolkit/expect.js';
+import type { FixtureRole } from '../toolkit/run-state.js';
+import type { ExtraKeyName } from '../types.js';
 
 /** Save a voice from `ref`, expect the refusal, and check no voice appeared. */
 async function refuseReference(

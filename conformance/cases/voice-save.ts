@@ -9,11 +9,10 @@ import {
   saveVoice,
   synthesize,
   uploadFile,
-} from '../actions.js';
-import type { CaseContext } from '../context.js';
-import { expectAudio, expectOk, expectRefusal } from '../expect.js';
-import { send } from '../http.js';
-import type { ConformanceCase } from '../types.js';
+} from '../toolkit/actions.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
+import { expectAudio, expectOk, expectRefusal } from '../toolkit/expect.js';
+import { send } from '../toolkit/http.js';
 import { shortText } from './support.js';
 
 const maxLen = limits.voiceIdMaxLength.value;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { silentWavHeader } from '../multipart.js';
+import { silentWavHeader } from '../toolkit/multipart.js';
 import { checkMp3, checkPcm, checkWav, claimedAudio, judgeAudio } from './audio.js';
 
 function wav(dataBytes: number): Uint8Array {

@@ -1,4 +1,10 @@
 /**
+ * checks/: pure judgements of a response, no I/O: the envelope (here), the OpenAPI schema (schema.ts),
+ * the documented status/error_code pairs (documented-pairs.ts), audio bodies (audio.ts).
+ * May import openapi/ only (and audio parsing packages).
+ */
+
+/**
  * The envelope rules of §2.1 and §7: on success HTTP 200, succeed true, error_code 0, error_message
  * empty, data an object; on failure a non-2xx status, succeed false, a nonzero error_code, a description
  * and data null.

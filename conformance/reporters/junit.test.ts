@@ -47,6 +47,7 @@ const run: RunResult = {
   aborted: false,
   baseUrl: 'http://x',
   embeddedMock: false,
+  targetIsMock: false,
   runPrefix: 'vk_000000_',
   startedAt: '2026-01-01T00:00:00.000Z',
   durationMs: 10,

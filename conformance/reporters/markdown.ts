@@ -55,7 +55,7 @@ export function markdownReport(run: RunResult): string {
   const lines = [
     '# voice-kit conformance report',
     '',
-    `- Target: ${run.baseUrl}${run.embeddedMock ? ' (the kit’s embedded mock)' : ''}`,
+    `- Target: ${run.baseUrl}${run.embeddedMock ? ' (voice-kit’s embedded mock)' : run.targetIsMock ? ' (voice-kit’s mock)' : ''}`,
     `- Verdict: ${run.ok ? '**PASS**: every must case passed' : '**FAIL**: at least one must case failed'}${run.aborted ? ' (aborted)' : ''}`,
     `- Cases: ${c.total} — ${c.pass} pass, ${c.fail} fail, ${c.error} error, ${c.warn} warn, ${c.observed} observed, ${c.skip} skipped`,
     `- Started ${run.startedAt}, took ${(run.durationMs / 1000).toFixed(1)} s; run prefix \`${run.runPrefix}\``,

@@ -19,8 +19,16 @@ const mark: Record<CaseResult['outcome'], string> = {
  */
 export function terminalProgress(write: (line: string) => void): (e: ProgressEvent) => void {
   return (e) => {
-    if (e.type === 'start')
-      write(`voice-kit conformance: ${e.total} cases against ${e.baseUrl} (run prefix ${e.runPrefix})`);
+    if (e.type === 'start') {
+      const mock = e.embeddedMock
+        ? "voice-kit's embedded mock; "
+        : e.targetIsMock
+          ? "voice-kit's mock; "
+          : '';
+      write(
+        `voice-kit conformance: ${e.total} cases against ${e.baseUrl} (${mock}run prefix ${e.runPrefix})`,
+      );
+    }
     if (e.type === 'case-end') {
       const r = e.result;
       const n = `[${String(e.index + 1).padStart(3)}/${e.total}]`;

@@ -1,3 +1,9 @@
+/**
+ * reporters/: a run's results as text: the terminal progress and summary (terminal.ts), JUnit XML
+ * (junit.ts), Markdown (markdown.ts), the three files of a run (here).
+ * May import the result types of types.ts and the open-question table of openapi/generated/; nothing
+ * else, so that any caller of runConformance can report with them.
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunResult } from '../types.js';

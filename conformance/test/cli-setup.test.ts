@@ -9,11 +9,11 @@ import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conformanceCli } from '../../cli/voice-kit.js';
 import { loadFixture } from '../../fixtures/index.js';
-import { conformanceCli } from '../cli.js';
 import { type RunOptions, runConformance } from '../index.js';
-import { preflight } from '../preflight.js';
-import { ConformanceSetupError } from '../setup-error.js';
+import { preflight } from '../setup/preflight.js';
+import { ConformanceSetupError } from '../setup/setup-error.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -7,8 +7,8 @@ import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conformanceCli } from '../../cli/voice-kit.js';
 import { allCases } from '../cases/index.js';
-import { conformanceCli } from '../cli.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -107,7 +107,16 @@ describe('voice-kit conformance CLI', () => {
   it('on Ctrl-C stops after the current case, deletes the voices of the run and exits 130', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'conformance/cli.ts', '--only', 'voice-save.*,list.*', '--report-dir', dir],
+      [
+        '--import',
+        'tsx',
+        'cli/voice-kit.ts',
+        'conformance',
+        '--only',
+        'voice-save.*,list.*',
+        '--report-dir',
+        dir,
+      ],
       { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let err = '';

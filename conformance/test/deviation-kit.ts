@@ -2,7 +2,7 @@
  * A test-only fetch wrapper that makes the mock deviate from the spec in one named way, so the suite
  * can be shown to catch it. Deviations rewrite requests on the way in or responses on the way out.
  */
-import type { FetchLike } from '../http.js';
+import type { FetchLike } from '../toolkit/http.js';
 
 /** One deliberate deviation from a rule, and the case that must catch it. */
 export interface Deviation {

@@ -3,7 +3,7 @@
  * the spec allows that must not fail a case (false failures it once reported).
  */
 import { errors, limits, pcmHeaders } from '../../openapi/contract.js';
-import type { FetchLike } from '../http.js';
+import type { FetchLike } from '../toolkit/http.js';
 import {
   type Deviation,
   isList,

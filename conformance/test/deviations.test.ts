@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../mocks/node/index.js';
-import { embeddedKeys } from '../embedded-mock.js';
-import { kitFixtures } from '../fixture-source.js';
-import type { FetchLike } from '../http.js';
 import { type RunOptions, runConformance } from '../index.js';
-import { serveReference } from '../reference-server.js';
+import { embeddedKeys } from '../setup/embedded-mock.js';
+import { kitFixtures } from '../setup/fixture-source.js';
+import { serveReference } from '../setup/reference-server.js';
+import type { FetchLike } from '../toolkit/http.js';
 import { includeNames, type RunResult } from '../types.js';
 import { deviating } from './deviation-kit.js';
 import { teethDeviations, variations } from './deviations-teeth.js';

@@ -2,11 +2,12 @@
  * Checks of runConformance's options that need no I/O, so a mistake throws before anything starts.
  * A JavaScript caller's typo (`baseURL`) would otherwise test the embedded mock and pass.
  */
-import type { RunOptions } from './index.js';
-import { didYouMean, editDistance } from './nearest.js';
-import { unmatchedPatterns } from './select.js';
+
+import { type CaseInfo, type ExtraKeyName, includeNames } from '../types.js';
+import { didYouMean } from './nearest.js';
+import { nearestIds, unmatchedPatterns } from './only-patterns.js';
+import type { RunOptions } from './run-options.js';
 import { ConformanceSetupError } from './setup-error.js';
-import { type ConformanceCase, type ExtraKeyName, includeNames } from './types.js';
 
 // A Record, so that adding an option to RunOptions without listing it here fails to compile.
 const optionNames: Record<keyof RunOptions, true> = {
@@ -58,33 +59,11 @@ export function baseUrlProblem(url: string): string | undefined {
 }
 
 /**
- * The ids nearest to a pattern that selects nothing, as a hint. A pattern is a prefix or a substring
- * (`uplaod.*`, `*flca*`), so each id is scored by its closest stretch of the pattern's length.
- */
-export function nearestIds(cases: readonly ConformanceCase[], pattern: string): string[] {
-  const bare = pattern.replace(/\*/g, '').toLowerCase();
-  const score = (id: string) => {
-    let best = Number.POSITIVE_INFINITY;
-    for (let i = 0; i + bare.length <= Math.max(id.length, bare.length); i++)
-      best = Math.min(best, editDistance(bare, id.slice(i, i + bare.length)));
-    return best;
-  };
-  const scored = cases.map((c) => ({ id: c.id, d: score(c.id) }));
-  // Only the best-scoring ids, and only when they are close: a far guess misleads more than none.
-  const best = Math.min(...scored.map(({ d }) => d));
-  if (best > Math.max(2, Math.floor(bare.length / 3))) return [];
-  return scored
-    .filter(({ d }) => d === best)
-    .slice(0, 3)
-    .map(({ id }) => id);
-}
-
-/**
  * Throws a ConformanceSetupError for the first mistake in `options`: an unknown option or key name, a
  * base URL that is empty or not http(s), a base URL without an API key, an unknown include group, or an
  * `only` pattern that selects no case of `cases`.
  */
-export function checkOptions(options: RunOptions, cases: readonly ConformanceCase[]): void {
+export function checkOptions(options: RunOptions, cases: readonly CaseInfo[]): void {
   const known = Object.keys(optionNames);
   for (const name of unknownOf(options, known))
     throw new ConformanceSetupError(

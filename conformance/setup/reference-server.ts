@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FixtureFile } from './run-state.js';
+import type { FixtureFile } from '../toolkit/run-state.js';
 
 /**
  * Serve `file` at `http://127.0.0.1:<port>/<name>` until `close`.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs, UsageError } from './cli-args.js';
+import { parseCliArgs, UsageError } from './conformance.js';
 
 const url = 'https://staging.example.com';
 
@@ -34,6 +34,7 @@ describe('conformance CLI arguments: every mistake is a usage error (exit 2), ne
     [['--base-url', '--api-key', 'k'], {}, /--base-url needs a value, got the flag --api-key/],
     [['--only'], {}, /--only needs a value/],
     [['--allow-billable=yes'], {}, /--allow-billable takes no value/],
+    [['--allow-billable', 'false'], {}, /unexpected argument "false"/],
     [['--base-url', url, '--base-url', url, '--api-key', 'k'], {}, /--base-url is given twice/],
     // 1. unknown VOICE_KIT_* variables
     [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { matchesOnly, orderCases, skipReason, unmatchedPatterns } from './select.js';
-import type { ConformanceCase } from './types.js';
+import { matchesOnly, unmatchedPatterns } from '../setup/only-patterns.js';
+import type { ConformanceCase } from '../toolkit/context.js';
+import { orderCases, skipReason } from './select.js';
 
 const make = (id: string, extra: Partial<ConformanceCase> = {}): ConformanceCase => ({
   id,
@@ -53,7 +54,7 @@ describe('case selection', () => {
   });
 
   it('runs the upload and the free-use counter checks first in the whole suite', async () => {
-    const { allCases } = await import('./cases/index.js');
+    const { allCases } = await import('../cases/index.js');
     expect(
       orderCases(allCases, [])
         .slice(0, 2)

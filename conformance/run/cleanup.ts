@@ -1,15 +1,15 @@
-import { deleteVoice, listAll, remainingFreeUses } from './actions.js';
-import { CaseContext } from './context.js';
-import type { KeyName, RunState } from './run-state.js';
-import type { ConformanceCase } from './types.js';
+import { errorText } from '../setup/preflight.js';
+import { deleteVoice, listAll, remainingFreeUses } from '../toolkit/actions.js';
+import { CaseContext } from '../toolkit/context.js';
+import type { KeyName, RunState } from '../toolkit/run-state.js';
+import type { CaseInfo } from '../types.js';
 
 /** A stand-in case for the runner's own requests: observe severity, so nothing it sees fails a case. */
-const housekeeping: ConformanceCase = {
+const housekeeping: CaseInfo = {
   id: 'runner.housekeeping',
   section: '-',
   severity: 'observe',
   title: 'the runner’s own requests (cost report, cleanup)',
-  run: async () => undefined,
 };
 
 /** The same state without the abort signal: cleanup must run even after Ctrl-C. */
@@ -52,7 +52,7 @@ export async function cleanupRun(
         }
       }
     } catch (e) {
-      failures.push(`listing with ${keyName}: ${(e as Error).message}`);
+      failures.push(`listing with ${keyName}: ${errorText(e)}`);
     }
     for (const id of targets) {
       if (!id.startsWith(state.prefix)) continue;
@@ -61,7 +61,7 @@ export async function cleanupRun(
         if (ex.status !== 200 && listed.has(id))
           failures.push(`DELETE ${id} (${keyName}): HTTP ${ex.status}`);
       } catch (e) {
-        failures.push(`DELETE ${id} (${keyName}): ${(e as Error).message}`);
+        failures.push(`DELETE ${id} (${keyName}): ${errorText(e)}`);
       }
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { networkCause } from './preflight.js';
+import { errorText, networkCause } from './preflight.js';
 
 /** An error shaped like undici's: "fetch failed" with the reason in `cause`. */
 const fetchFailed = (cause: unknown) => Object.assign(new TypeError('fetch failed'), { cause });
@@ -39,5 +39,23 @@ describe('the cause of a network error, dug out of undici’s "fetch failed"', (
     [fetchFailed(undefined), 'TypeError: fetch failed'],
   ])('%s → %s', (error, text) => {
     expect(networkCause(error)).toBe(text);
+  });
+});
+
+describe('the text of an error a case threw', () => {
+  it.each([
+    [
+      fetchFailed(sysError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:4010')),
+      'fetch failed: connect ECONNREFUSED 127.0.0.1:4010',
+    ],
+    [fetchFailed(undefined), 'fetch failed'],
+    [
+      new Error('the list answered 500', { cause: new Error('socket hang up') }),
+      'the list answered 500: socket hang up',
+    ],
+    [new Error('no voice to check'), 'no voice to check'],
+    ['a string', 'a string'],
+  ])('%s → %s', (error, text) => {
+    expect(errorText(error)).toBe(text);
   });
 });

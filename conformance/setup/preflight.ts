@@ -3,8 +3,8 @@
  * VPN left off) is a setup mistake to report once, not a run of a hundred cases that each "threw:
  * fetch failed". Any HTTP answer, even 404 or 500, lets the run go on: judging it is the cases' job.
  */
-import { apiKeyHeader } from '../openapi/contract.js';
-import type { FetchLike } from './http.js';
+import { apiKeyHeader } from '../../openapi/contract.js';
+import type { FetchLike } from '../toolkit/http.js';
 import { ConformanceSetupError } from './setup-error.js';
 
 /** How long the preflight waits for an answer: generous for a cold staging deployment. */
@@ -44,6 +44,20 @@ export function networkCause(error: unknown, timeoutMs = preflightTimeoutMs): st
   if (code && message && !message.includes(code)) return `${code} (${message})`;
   if (message) return message;
   return code ?? String(error);
+}
+
+/**
+ * An error's message, with the cause it keeps apart: undici's "fetch failed" says why (ECONNREFUSED,
+ * ENOTFOUND...) only in `cause`. A message without a cause is returned as it is.
+ *
+ * @example
+ * errorText(await fetch('http://127.0.0.1:4019').catch((e) => e)); // 'fetch failed: connect ECONNREFUSED 127.0.0.1:4019'
+ */
+export function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.cause === undefined || error.cause === null) return error.message;
+  const cause = networkCause(error);
+  return error.message.includes(cause) ? error.message : `${error.message}: ${cause}`;
 }
 
 /**

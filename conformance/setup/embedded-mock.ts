@@ -1,5 +1,5 @@
-import { startMockServer } from '../mocks/node/index.js';
-import type { RunKeys } from './run-state.js';
+import { startMockServer } from '../../mocks/node/index.js';
+import type { RunKeys } from '../toolkit/run-state.js';
 
 /** The keys of the mock's default tenancy: they cover every need of every case. */
 export const embeddedKeys: RunKeys = {

@@ -1,11 +1,12 @@
+import { errorText } from '../setup/preflight.js';
+import { CaseContext, type ConformanceCase } from '../toolkit/context.js';
+import type { RunState } from '../toolkit/run-state.js';
+import type { CaseInfo, CaseResult, Outcome, ProgressEvent, RunCounts, RunResult } from '../types.js';
 import { cleanupRun, freeUsesNow } from './cleanup.js';
-import { CaseContext } from './context.js';
-import type { RunState } from './run-state.js';
 import { type Allowance, orderCases, skipReason } from './select.js';
-import type { CaseResult, ConformanceCase, Outcome, ProgressEvent, RunCounts, RunResult } from './types.js';
 
 /** Turn a finished case's findings into its outcome. */
-function outcomeOf(c: ConformanceCase, ctx: CaseContext, error: string | undefined): Outcome {
+function outcomeOf(c: CaseInfo, ctx: CaseContext, error: string | undefined): Outcome {
   if (c.severity === 'observe') return 'observed';
   if (error !== undefined) return c.severity === 'must' ? 'error' : 'warn';
   if (ctx.findings.some((f) => f.level === 'must')) return 'fail';
@@ -20,7 +21,7 @@ async function runOne(state: RunState, c: ConformanceCase): Promise<CaseResult> 
   try {
     await c.run(ctx);
   } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
+    error = errorText(e);
     if (c.severity === 'observe') ctx.note(`the probe threw: ${error}`);
   }
   return {
@@ -38,7 +39,7 @@ async function runOne(state: RunState, c: ConformanceCase): Promise<CaseResult> 
   };
 }
 
-function skipped(c: ConformanceCase, reason: string): CaseResult {
+function skipped(c: CaseInfo, reason: string): CaseResult {
   return {
     id: c.id,
     section: c.section,
@@ -78,8 +79,12 @@ export async function runCases(
   opts: {
     readonly allowance: Allowance;
     readonly only: readonly string[];
+    /** The run started the mock it tests (for the report). */
+    readonly embeddedMock?: boolean;
     /** Work before the first case (e.g. a fresh upload window on the kit's mock); returns what it did. */
     readonly prepare?: () => Promise<string[]>;
+    /** Work after the cleanup, also after an abort (e.g. fresh upload quotas on the kit's mock); returns what it did. */
+    readonly finish?: () => Promise<string[]>;
     readonly onProgress?: (e: ProgressEvent) => void;
   },
 ): Promise<RunResult> {
@@ -87,7 +92,9 @@ export async function runCases(
   const t0 = performance.now();
   const progress = opts.onProgress ?? (() => undefined);
   const chosen = orderCases(cases, opts.only);
-  progress({ type: 'start', total: chosen.length, baseUrl: state.baseUrl, runPrefix: state.prefix });
+  const embeddedMock = opts.embeddedMock ?? false;
+  const { baseUrl, prefix: runPrefix, targetIsMock } = state;
+  progress({ type: 'start', total: chosen.length, baseUrl, runPrefix, embeddedMock, targetIsMock });
   for (const message of (await opts.prepare?.()) ?? []) progress({ type: 'info', message });
   const freeBefore = await freeUsesNow(state);
   const results: CaseResult[] = [];
@@ -112,12 +119,14 @@ export async function runCases(
   const cleanup = await cleanupRun(state);
   progress({ type: 'cleanup', deleted: cleanup.deleted, failures: cleanup.failures.length });
   const freeAfter = await freeUsesNow(state);
+  for (const message of (await opts.finish?.()) ?? []) progress({ type: 'info', message });
   const counts = countOutcomes(results);
   return {
     ok: counts.fail === 0 && counts.error === 0 && !aborted,
     aborted,
     baseUrl: state.baseUrl,
-    embeddedMock: state.targetIsMock,
+    embeddedMock,
+    targetIsMock,
     runPrefix: state.prefix,
     startedAt: started,
     durationMs: Math.round(performance.now() - t0),

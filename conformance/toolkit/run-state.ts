@@ -1,5 +1,5 @@
+import type { ExtraKeyName } from '../types.js';
 import type { FetchLike } from './http.js';
-import type { ExtraKeyName } from './types.js';
 
 /** The keys of a run: the main key and the extra ones a deployment can provide. */
 export type RunKeys = { readonly main: string } & { readonly [K in ExtraKeyName]?: string };

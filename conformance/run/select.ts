@@ -1,5 +1,6 @@
-import type { RunKeys } from './run-state.js';
-import type { ConformanceCase, IncludeName } from './types.js';
+import { matchesOnly } from '../setup/only-patterns.js';
+import type { RunKeys } from '../toolkit/run-state.js';
+import type { CaseInfo, IncludeName } from '../types.js';
 
 /** What a run allows, for deciding which cases can run. */
 export interface Allowance {
@@ -11,31 +12,6 @@ export interface Allowance {
   readonly referenceUrl?: boolean;
 }
 
-/** `upload.*`, `*flac*` or a plain substring: does a case id match one of the patterns? */
-export function matchesOnly(id: string, patterns: readonly string[]): boolean {
-  if (patterns.length === 0) return true;
-  return patterns.some((p) => {
-    if (!p.includes('*')) return id.includes(p);
-    const re = new RegExp(`^${p.split('*').map(escapeRegExp).join('.*')}$`);
-    return re.test(id);
-  });
-}
-
-/**
- * The patterns that select no case: a typo in `only` must not shrink a run silently (a run of no case
- * passes).
- *
- * @example
- * unmatchedPatterns(allCases, ['upload.*', 'uplaod.*']); // ['uplaod.*']
- */
-export function unmatchedPatterns(cases: readonly ConformanceCase[], patterns: readonly string[]): string[] {
-  return patterns.filter((p) => !cases.some((c) => matchesOnly(c.id, [p])));
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * Why a case cannot run under this allowance, or undefined when it can.
  *
@@ -43,7 +19,7 @@ function escapeRegExp(s: string): string {
  * skipReason(c, { keys: { main: 'k' }, allowBillable: false, include: [], targetIsMock: false })
  * // 'creates voices: needs --allow-billable'
  */
-export function skipReason(c: ConformanceCase, a: Allowance): string | undefined {
+export function skipReason(c: CaseInfo, a: Allowance): string | undefined {
   const n = c.needs ?? {};
   if (n.mockOnly && !a.targetIsMock) return "a promise of the kit's mock only; the target is not the mock";
   const missingKeys = (n.keys ?? []).filter((k) => !a.keys[k]);
@@ -64,7 +40,7 @@ export function skipReason(c: ConformanceCase, a: Allowance): string | undefined
  * Cases selected by `only`: the free-use accounting first (before any other upload or creation of the
  * run), the quota-exhausting ones last.
  */
-export function orderCases(cases: readonly ConformanceCase[], only: readonly string[]): ConformanceCase[] {
+export function orderCases<C extends CaseInfo>(cases: readonly C[], only: readonly string[]): C[] {
   const chosen = cases.filter((c) => matchesOnly(c.id, only));
   return [
     ...chosen.filter((c) => c.runFirst && !c.runLast),

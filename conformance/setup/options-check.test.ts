@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { allCases } from './cases/index.js';
-import { type RunOptions, runConformance } from './index.js';
+import { allCases } from '../cases/index.js';
+import { runConformance } from '../run/run-conformance.js';
 import { editDistance, nearest } from './nearest.js';
-import { checkOptions, nearestIds } from './options-check.js';
+import { nearestIds } from './only-patterns.js';
+import { checkOptions } from './options-check.js';
+import type { RunOptions } from './run-options.js';
 import { ConformanceSetupError } from './setup-error.js';
 
 const url = 'https://staging.example.com';

@@ -1,7 +1,7 @@
-import { speechOfDuration } from '../fixtures/generate-speech.js';
-import { fixtureManifest, loadFixture } from '../fixtures/index.js';
-import { encodeWav } from '../mocks/audio/wav-encode.js';
-import type { FixtureFile, FixtureRole } from './run-state.js';
+import { speechOfDuration } from '../../fixtures/generate-speech.js';
+import { fixtureManifest, loadFixture } from '../../fixtures/index.js';
+import { encodeWav } from '../../mocks/audio/wav-encode.js';
+import type { FixtureFile, FixtureRole } from '../toolkit/run-state.js';
 
 /** Recordings inside the accepted range that the manifest does not hold: made here, like the kit's. */
 const madeHere: Partial<Record<FixtureRole, () => FixtureFile>> = {

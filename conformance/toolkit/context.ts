@@ -1,10 +1,30 @@
-import { apiKeyHeader, type OperationId } from '../openapi/contract.js';
-import { pairingProblems } from './checks/documented-pairs.js';
-import { envelopeProblems } from './checks/envelope.js';
-import { schemaProblems } from './checks/schema.js';
+/**
+ * toolkit/: what cases use. CaseContext (here) makes a case's requests and checks every response;
+ * actions.ts names the operations of §4, expect.ts the shared assertions, http.ts the one network
+ * call, multipart.ts the upload bodies, run-state.ts the state a run shares between its cases.
+ * May import checks/, types.ts and openapi/; never cases/, run/, setup/, reporters/ or cli/.
+ */
+import { apiKeyHeader, type OperationId } from '../../openapi/contract.js';
+import { pairingProblems } from '../checks/documented-pairs.js';
+import { envelopeProblems } from '../checks/envelope.js';
+import { schemaProblems } from '../checks/schema.js';
+import type { CaseInfo, Finding, Observation } from '../types.js';
 import { type Exchange, type SendOptions, send } from './http.js';
 import type { KeyName, RunState } from './run-state.js';
-import type { ConformanceCase, Finding, Observation } from './types.js';
+
+/**
+ * One conformance case: its data and the `run` function that checks it through a CaseContext.
+ *
+ * @example
+ * const c: ConformanceCase = {
+ *   id: 'upload.extension.flac-refused', section: '§4.1', severity: 'must',
+ *   title: 'a .flac upload is refused with 400/20012', covers: { codes: [20012] },
+ *   run: async (ctx) => { ... },
+ * };
+ */
+export interface ConformanceCase extends CaseInfo {
+  run(ctx: CaseContext): Promise<void>;
+}
 
 /** Which key a request carries: a named key of the run, a literal string, or none at all. */
 export type KeyChoice = KeyName | { readonly raw: string } | null;
@@ -55,7 +75,7 @@ export class CaseContext {
 
   constructor(
     readonly state: RunState,
-    readonly kase: ConformanceCase,
+    readonly kase: CaseInfo,
   ) {}
 
   /** Record a failed check. */

@@ -3,9 +3,9 @@
  * observe case names an x-open-question that exists, and case ids are unique and stable in shape.
  */
 import { describe, expect, it } from 'vitest';
-import { documentedErrorCodes, errors, limits } from '../openapi/contract.js';
-import { openQuestions } from '../openapi/generated/open-questions.js';
-import { allCases } from './cases/index.js';
+import { documentedErrorCodes, errors, limits } from '../../openapi/contract.js';
+import { openQuestions } from '../../openapi/generated/open-questions.js';
+import { allCases } from './index.js';
 
 const coveredCodes = new Set(allCases.flatMap((c) => c.covers?.codes ?? []));
 const coveredLimits = new Set(allCases.flatMap((c) => c.covers?.limits ?? []));

@@ -1,0 +1,260 @@
+/**
+ * `voice-kit conformance` / `npm run conformance`: the flags (read by program.ts) and the VOICE_KIT_*
+ * variables become the options of a run; then the run and its reports, or --list. Exit 0 when every
+ * must case passed, 1 when one failed, 2 on a usage error, 130 after Ctrl-C. A usage error is anything
+ * that would make a run test nothing or the wrong thing: a flag or variable in error (here), and
+ * runConformance's setup checks (the reference recording, the reachability of --base-url).
+ */
+import { allCases, ConformanceSetupError, type RunOptions, runConformance } from '../conformance/index.js';
+import { terminalProgress, terminalSummary } from '../conformance/reporters/terminal.js';
+import { writeReports } from '../conformance/reporters/write-reports.js';
+import { didYouMean } from '../conformance/setup/nearest.js';
+import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup/only-patterns.js';
+import { baseUrlProblem } from '../conformance/setup/options-check.js';
+import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
+import { type CommandLine, readCommandLine, usage, variableOf } from './program.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+type Write = (line: string) => void;
+
+/** Every problem of a command line, reported together so one attempt fixes them all. */
+export class UsageError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+/** What the command line asks for. */
+export interface CliRequest {
+  readonly help: boolean;
+  readonly list: boolean;
+  readonly options: RunOptions;
+  readonly reportDir: string;
+  /** How the user named an option (`--only` or `VOICE_KIT_ONLY`), for messages about its value. */
+  readonly sourceOf: Readonly<Record<string, string>>;
+}
+
+/** A value and where it came from. */
+interface Given {
+  readonly value: string;
+  readonly source: string;
+}
+
+const extraKeys: readonly (readonly [string, ExtraKeyName])[] = [
+  ['key-no-clone', 'noClone'],
+  ['key-other-project', 'otherProject'],
+  ['key-other-env', 'otherEnv'],
+  ['key-other-org', 'otherOrg'],
+];
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * Read the flags of a command line and the variables of `env` into the options of a run, or throw a
+ * UsageError listing every problem. --help wins over every problem.
+ */
+export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
+  if (line.help) return { help: true, list: false, options: {}, reportDir: '', sourceOf: {} };
+  const problems = [...line.problems];
+  // Unknown VOICE_KIT_* variables: `VOICE_KIT_BASEURL` must not silently leave the base URL unset.
+  const variables = (line.command?.options ?? []).flatMap((o) => variableOf(kebab(o.name)) ?? []);
+  for (const k of Object.keys(env).filter((k) => /^voice_kit_/i.test(k) && !variables.includes(k)))
+    problems.push(`unknown variable ${k}${didYouMean(k, variables)}; known: ${variables.join(', ')}`);
+  const get = (name: string): Given | undefined => {
+    const flag = line.options[name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())];
+    if (flag !== undefined) return { value: [flag].flat().join(','), source: `--${name}` };
+    const variable = variableOf(name);
+    const fromEnv = variable ? env[variable] : undefined;
+    return variable && fromEnv !== undefined ? { value: fromEnv, source: variable } : undefined;
+  };
+  // An empty key or path (an unset CI secret) counts as not given; an empty base URL does not.
+  const str = (name: string) => {
+    const g = get(name);
+    return g && g.value.trim() !== '' ? g : undefined;
+  };
+  const list = (name: string) =>
+    (get(name)?.value ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+
+  const baseUrl = get('base-url');
+  const baseProblem = baseUrl ? baseUrlProblem(baseUrl.value) : undefined;
+  if (baseUrl && baseProblem) problems.push(`${baseUrl.source} ${baseProblem}`);
+  const apiKey = str('api-key');
+  const keys = extraKeys.flatMap(([flag, name]) => {
+    const g = str(flag);
+    return g ? [[name, g] as const] : [];
+  });
+  const firstKey = apiKey ?? keys[0]?.[1];
+  if (!baseUrl && firstKey)
+    problems.push(
+      `${firstKey.source} was given but no --base-url: pass --base-url (VOICE_KIT_BASE_URL) to test a deployment, or omit the keys to test the embedded mock`,
+    );
+  if (baseUrl && !baseProblem && !apiKey)
+    problems.push(`--api-key (or VOICE_KIT_API_KEY) is required with ${baseUrl.source}`);
+
+  const allowBillable = billable(get('allow-billable'), problems);
+  const include = list('include');
+  const unknownGroups = include.filter((i) => !includeNames.includes(i as IncludeName));
+  if (unknownGroups.length > 0)
+    problems.push(
+      `unknown ${get('include')?.source ?? '--include'} group(s): ${unknownGroups.join(', ')}; groups: ${includeNames.join(', ')}`,
+    );
+  const pcm = pcmHeaders(str('pcm-headers'), problems);
+  if (problems.length > 0) throw new UsageError(problems);
+
+  const reference = str('reference-audio');
+  const referenceUrl = str('reference-url');
+  if (referenceUrl && baseUrlProblem(referenceUrl.value))
+    throw new UsageError([`${referenceUrl.source} ${baseUrlProblem(referenceUrl.value)}`]);
+  const options: RunOptions = {
+    ...(baseUrl ? { baseUrl: baseUrl.value } : {}),
+    ...(apiKey ? { apiKey: apiKey.value } : {}),
+    keys: Object.fromEntries(keys.map(([name, g]) => [name, g.value])),
+    ...(allowBillable ? { allowBillable } : {}),
+    ...(include.length > 0 ? { include: include as IncludeName[] } : {}),
+    only: list('only'),
+    ...(reference ? { referenceAudio: reference.value } : {}),
+    ...(referenceUrl ? { referenceUrl: referenceUrl.value } : {}),
+    ...(pcm ? { pcmHeaders: pcm } : {}),
+  };
+  const sourceOf = Object.fromEntries(
+    ['baseUrl', 'only', 'referenceAudio'].map((o) => [o, get(kebab(o))?.source ?? `--${kebab(o)}`]),
+  );
+  const reportDir = str('report-dir')?.value ?? 'reports/conformance';
+  return { help: false, list: line.options.list === true, options, reportDir, sourceOf };
+}
+
+/**
+ * The request of `voice-kit conformance <argv>` with `env`.
+ *
+ * @example
+ * parseCliArgs(['--base-url', url, '--api-key', key], process.env).options; // { baseUrl: url, apiKey: key, ... }
+ */
+export function parseCliArgs(argv: readonly string[], env: Env): CliRequest {
+  return conformanceRequest(readCommandLine(['conformance', ...argv]), env);
+}
+
+/** --allow-billable, or VOICE_KIT_ALLOW_BILLABLE as 1/0 (true/false, yes/no, on/off); anything else is refused. */
+function billable(g: Given | undefined, problems: string[]): boolean {
+  if (!g) return false;
+  if (g.source.startsWith('--') || /^(1|true|yes|on)$/i.test(g.value.trim())) return true;
+  if (/^(0|false|no|off|)$/i.test(g.value.trim())) return false;
+  problems.push(`${g.source}=${JSON.stringify(g.value)} is neither 1 nor 0`);
+  return false;
+}
+
+/** Exactly three header names, in the order sample rate, channels, bit depth. */
+function pcmHeaders(g: Given | undefined, problems: string[]): RunOptions['pcmHeaders'] {
+  if (!g) return undefined;
+  const names = g.value.split(',').map((s) => s.trim());
+  if (names.length !== 3 || !names.every((n) => headerName.test(n))) {
+    problems.push(
+      `${g.source} needs exactly three comma-separated header names (sample rate, channels, bit depth), got ${JSON.stringify(g.value)}`,
+    );
+    return undefined;
+  }
+  const [sampleRate, channels, bitDepth] = names as [string, string, string];
+  return { sampleRate, channels, bitDepth };
+}
+
+/** What a case needs beyond the main key, in the words of the flags that provide it. */
+function needsText(c: CaseInfo): string {
+  const n = c.needs ?? {};
+  return [
+    ...(n.billable ? ['--allow-billable'] : []),
+    ...(n.keys ?? []).map((k) => `--key-${kebab(k)}`),
+    ...(n.include ?? []).map((i) => `--include ${i}`),
+    ...(n.mockOnly ? ['embedded mock only'] : []),
+  ].join(', ');
+}
+
+/**
+ * One line per case the patterns select: id, section, severity, title, and what it needs.
+ *
+ * @example
+ * caseList(allCases, ['upload.extension.*']); // ['upload.extension.flac-refused  §4.1  must  ...', ...]
+ */
+export function caseList(cases: readonly CaseInfo[], only: readonly string[]): string[] {
+  const chosen = cases.filter((c) => matchesOnly(c.id, only));
+  const idWidth = Math.max(...chosen.map((c) => c.id.length));
+  const sectionWidth = Math.max(...chosen.map((c) => c.section.length));
+  return chosen.map((c) => {
+    const needs = needsText(c);
+    return `${c.id.padEnd(idWidth)}  ${c.section.padEnd(sectionWidth)}  ${c.severity.padEnd(7)}  ${c.title}${needs ? ` [needs ${needs}]` : ''}`;
+  });
+}
+
+/** A sentence for every pattern that selects no case, with the nearest ids and how to see them all. */
+function onlyProblems(only: readonly string[], source: string): string[] {
+  return unmatchedPatterns(allCases, only).map((p) => {
+    const near = nearestIds(allCases, p);
+    return `${source} ${JSON.stringify(p)} matches no case id${near.length > 0 ? ` (nearest: ${near.join(', ')})` : ''}; voice-kit conformance --list prints every id`;
+  });
+}
+
+/**
+ * Run the conformance command of a command line; resolves with the exit code. Progress and errors go
+ * to `err` (stderr), the --list to `out` (stdout), so `--list | grep` works.
+ */
+export async function conformanceCommand(
+  line: CommandLine,
+  env: Env,
+  err: Write,
+  out: Write,
+): Promise<number> {
+  let request: CliRequest;
+  try {
+    request = conformanceRequest(line, env);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    return usage(err, e.problems, 'conformance');
+  }
+  const only = request.options.only ?? [];
+  const unmatched = onlyProblems(only, request.sourceOf.only ?? '--only');
+  if (unmatched.length > 0) return usage(err, unmatched, 'conformance');
+  if (request.list) {
+    const lines = caseList(allCases, only);
+    for (const l of lines) out(l);
+    err(`${lines.length} cases`);
+    return 0;
+  }
+  return run(request, err);
+}
+
+async function run(request: CliRequest, write: Write): Promise<number> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(130);
+    write(
+      'interrupted: finishing the current case, then deleting the voices of this run (Ctrl-C again to quit now)',
+    );
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const result = await runConformance({
+      ...request.options,
+      signal: controller.signal,
+      onProgress: terminalProgress(write),
+    });
+    write(terminalSummary(result));
+    const paths = await writeReports(result, request.reportDir);
+    write(`reports: ${paths.join(', ')}`);
+    if (result.aborted) return 130;
+    return result.ok ? 0 : 1;
+  } catch (e) {
+    // Raised before any case ran: name the flag (or variable) the user wrote, not the option.
+    if (!(e instanceof ConformanceSetupError)) throw e;
+    return usage(
+      write,
+      [`${request.sourceOf[e.option] ?? `--${kebab(e.option)}`} ${e.detail}`],
+      'conformance',
+    );
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}

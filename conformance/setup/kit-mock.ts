@@ -1,0 +1,72 @@
+import type { RunState } from '../toolkit/run-state.js';
+import { errorText } from './preflight.js';
+
+/**
+ * Recognises voice-kit's own mock behind a base URL (its control API answers GET /__mock/clock with
+ * the envelope): a run then treats the target as the mock (its mock-only cases run) and starts from a
+ * fresh upload window. A real deployment answers 404 or anything else, and nothing is changed there.
+ */
+export async function isKitMock(state: Pick<RunState, 'fetch' | 'baseUrl'>): Promise<boolean> {
+  try {
+    const res = await state.fetch(new Request(`${state.baseUrl}/__mock/clock`));
+    const body = (await res.json()) as { succeed?: unknown; data?: { now?: unknown } } | null;
+    return res.status === 200 && body?.succeed === true && typeof body.data?.now === 'number';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Against voice-kit's mock, frees the upload quota of the main key's user (30 an hour, §8; a run
+ * uploads ~18 times), so runs can follow each other. Returns what was done, for the progress output.
+ *
+ * @example
+ * if (await isKitMock(state)) info(await freshUploadWindow(state));
+ */
+export async function freshUploadWindow(
+  state: Pick<RunState, 'fetch' | 'baseUrl' | 'keys'>,
+): Promise<string> {
+  const res = await state.fetch(
+    new Request(`${state.baseUrl}/__mock/rate-limit/reset`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ key: state.keys.main }),
+    }),
+  );
+  await res.arrayBuffer();
+  return res.status === 200
+    ? "voice-kit's mock control API answers there: the upload quota of the main key's user was reset for this run (POST /__mock/rate-limit/reset)"
+    : `voice-kit's mock control API answers there, but resetting the upload quota answered HTTP ${res.status}`;
+}
+
+/**
+ * Against voice-kit's mock, after the run: a fresh upload window for the user of every key the run
+ * had, so that the mock is not left refusing uploads (429) for an hour after the rate-limit group or
+ * a long run. Voices are the cleanup's; the free clone uses the run consumed stay consumed (the
+ * control API resets those only with everything else).
+ */
+export async function resetUploadQuotas(
+  state: Pick<RunState, 'fetch' | 'baseUrl' | 'keys'>,
+): Promise<string> {
+  const failed: string[] = [];
+  const roles = Object.entries(state.keys).filter(([, key]) => key !== undefined && key !== '');
+  for (const [role, key] of roles) {
+    try {
+      const res = await state.fetch(
+        new Request(`${state.baseUrl}/__mock/rate-limit/reset`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ key }),
+        }),
+      );
+      await res.arrayBuffer();
+      if (res.status !== 200) failed.push(`${role}: HTTP ${res.status}`);
+    } catch (e) {
+      failed.push(`${role}: ${errorText(e)}`);
+    }
+  }
+  const names = roles.map(([role]) => role).join(', ');
+  return failed.length === 0
+    ? `the upload quotas of the users of the run's keys (${names}) were reset after the run (POST /__mock/rate-limit/reset)`
+    : `resetting the upload quotas after the run failed for ${failed.join('; ')}`;
+}
