@@ -2,10 +2,11 @@ import type { AudioFormat } from '../../../openapi/contract.js';
 import type { SynthesisRequest as SynthesisRequestBody } from '../../../openapi/generated/voice-service.js';
 import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
 import { BytesAnswer, dropped, StreamAnswer } from '../answer.js';
+import { completeAudio } from '../complete-audio.js';
 import type { Operation, OperationContext } from '../context.js';
 import { type Failure, fail } from '../envelope.js';
+import type { CompleteAudio } from '../state/complete-audio-cache.js';
 import { audioChunks } from '../synthesis-body.js';
-import { type CompleteAudio, completeAudio } from '../synthesis-cache.js';
 
 /** The synthesis request body of §2.4, after the OpenAPI validation (the type generated from the YAML). */
 type SynthesisBody = SynthesisRequestBody;

@@ -1,5 +1,5 @@
-import { CompleteAudioCache } from '../synthesis-cache.js';
 import type { Target } from '../target.js';
+import { CompleteAudioCache } from './complete-audio-cache.js';
 import { KeptMap } from './kept-map.js';
 import { ListAnswers } from './list-answers.js';
 

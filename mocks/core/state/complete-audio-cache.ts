@@ -1,6 +1,4 @@
-import type { SynthesisRequest, SynthesisStream } from '../audio/types.js';
-import type { ServiceDeps } from './context.js';
-import { collectAudio } from './synthesis-body.js';
+import type { SynthesisRequest, SynthesisStream } from '../../audio/types.js';
 
 /** A complete synthesis: what its headers need, and its bytes. */
 export interface CompleteAudio {
@@ -76,28 +74,4 @@ export class CompleteAudioCache {
   get count(): number {
     return this.entries.size;
   }
-}
-
-/**
- * The complete audio of a synthesis request: from the service's cache, or synthesized chunk by chunk
- * with a yield to the event loop between chunks (see collectAudio), then cached. Undefined when
- * `signal` aborts while it is being built.
- *
- * @example
- * const audio = await completeAudio(deps, request, context.request.signal);
- */
-export async function completeAudio(
-  deps: ServiceDeps,
-  request: SynthesisRequest,
-  signal?: AbortSignal,
-): Promise<CompleteAudio | undefined> {
-  const cache = deps.state.caches.completeAudio;
-  const key = CompleteAudioCache.key(request);
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const synthesis = await deps.audio.synthesize(request);
-  const bytes = await collectAudio(synthesis, deps.sleep, signal);
-  if (!bytes) return undefined;
-  const { mediaType, sampleRate, channels, bitDepth } = synthesis;
-  return cache.set(key, { meta: { mediaType, sampleRate, channels, bitDepth }, bytes });
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import * as audio from '../audio/index.js';
-import type { SynthesisRequest } from '../audio/types.js';
-import type { AudioEngine } from './context.js';
-import { createMockService } from './service.js';
-import { type CompleteAudio, CompleteAudioCache } from './synthesis-cache.js';
+import * as audio from '../../audio/index.js';
+import type { SynthesisRequest } from '../../audio/types.js';
+import type { AudioEngine } from '../context.js';
+import { createMockService } from '../service.js';
+import { type CompleteAudio, CompleteAudioCache } from './complete-audio-cache.js';
 
 const entry = (bytes: number): CompleteAudio => ({
   meta: { mediaType: 'audio/wav', sampleRate: 24_000, channels: 1, bitDepth: 16 },
