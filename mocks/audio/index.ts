@@ -8,10 +8,10 @@
  * (await analyze(wav)).ok; // true: the kit accepts its own speech as a reference
  */
 
-export { analyze, analyzeDefaults } from './analyze.js';
-export { sniffContainer } from './container.js';
-export { MP3_KBPS, mp3SampleRates } from './mp3.js';
-export { type EmotionStyle, emotionStyle, emotionStyles, languageRhythm } from './prosody.js';
+export { analyze, analyzeDefaults } from './analysis/analyze.js';
+export { sniffContainer } from './containers/sniff.js';
+export { MP3_KBPS, mp3SampleRates } from './synthesis/mp3-encode.js';
+export { type EmotionStyle, emotionStyle, emotionStyles, languageRhythm } from './synthesis/prosody.js';
 export {
   DEFAULT_CHUNK_MS,
   DEFAULT_SAMPLE_RATE,
@@ -19,7 +19,7 @@ export {
   synthesize,
   synthesizeSamples,
   synthesizeToBytes,
-} from './synthesize.js';
+} from './synthesis/synthesize.js';
+export { defaultVoiceId, findSystemVoice, profileFromReference, systemVoices } from './synthesis/voices.js';
+export { encodeWav, WAV_HEADER_BYTES, type WavFormat, wavHeader } from './synthesis/wav-encode.js';
 export type * from './types.js';
-export { defaultVoiceId, findSystemVoice, profileFromReference, systemVoices } from './voices.js';
-export { encodeWav, WAV_HEADER_BYTES, type WavFormat, wavHeader } from './wav-encode.js';

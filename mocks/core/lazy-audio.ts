@@ -1,9 +1,9 @@
-import { profileFromReference, systemVoices } from '../audio/voices.js';
+import { profileFromReference, systemVoices } from '../audio/synthesis/voices.js';
 import type { AudioEngine } from './context.js';
 
-type AnalyzeModule = typeof import('../audio/analyze.js');
-type SynthesizeModule = typeof import('../audio/synthesize.js');
-type StreamModule = typeof import('../audio/synthesize-stream.js');
+type AnalyzeModule = typeof import('../audio/analysis/analyze.js');
+type SynthesizeModule = typeof import('../audio/synthesis/synthesize.js');
+type StreamModule = typeof import('../audio/synthesis/stream.js');
 
 /**
  * The mocks/audio engine, imported piece by piece on first use: the analysis pulls in music-metadata
@@ -21,16 +21,16 @@ export function lazyAudioEngine(): AudioEngine {
     systemVoices,
     profileFromReference,
     async analyze(bytes, options) {
-      analysis ??= import('../audio/analyze.js');
+      analysis ??= import('../audio/analysis/analyze.js');
       return (await analysis).analyze(bytes, options);
     },
     async synthesize(request) {
       if (request.format === 'mp3') {
-        synthesis ??= import('../audio/synthesize.js');
+        synthesis ??= import('../audio/synthesis/synthesize.js');
         return (await synthesis).synthesize(request);
       }
       // WAV and PCM never load the MP3 encoder (~25 ms the first stream would wait for).
-      plain ??= import('../audio/synthesize-stream.js');
+      plain ??= import('../audio/synthesis/stream.js');
       return (await plain).synthesizeStream(request);
     },
   };

@@ -1,0 +1,196 @@
+import type { Container } from '../types.js';
+
+/** What the first bytes of a file say it is. */
+export interface Sniffed {
+  readonly container: Container;
+  /** The codec when the container header names it (Ogg first packet, MPEG layer); undefined otherwise. */
+  readonly codec: string | undefined;
+  /** A few words on what was recognised, for error messages. */
+  readonly detail: string;
+  /** Where the first audio frame starts (after ID3 tags for MP3); 0 for other containers. */
+  readonly audioOffset: number;
+}
+
+const ascii = (bytes: Uint8Array, at: number, length: number): string =>
+  at + length > bytes.length ? '' : String.fromCharCode(...bytes.subarray(at, at + length));
+
+const found = (
+  container: Container,
+  codec: string | undefined,
+  detail: string,
+  audioOffset = 0,
+): Sniffed => ({
+  container,
+  codec,
+  detail,
+  audioOffset,
+});
+
+/**
+ * Recognises the container of an audio file from its bytes alone; the file name plays no part, because
+ * renaming a file does not convert it (spec §4.1).
+ *
+ * @example
+ * sniff(new Uint8Array([0x66, 0x4c, 0x61, 0x43])).container; // 'flac'
+ */
+export function sniff(bytes: Uint8Array): Sniffed {
+  if (bytes.length === 0) return found('unknown', undefined, 'an empty file (0 bytes)');
+  const magic = ascii(bytes, 0, 4);
+  if ((magic === 'RIFF' || magic === 'RF64' || magic === 'BW64') && ascii(bytes, 8, 4) === 'WAVE') {
+    return found('wav', undefined, `a ${magic}/WAVE file`);
+  }
+  if (magic === 'fLaC') return found('flac', 'flac', 'a FLAC file (fLaC)');
+  if (magic === 'OggS') return sniffOgg(bytes);
+  if (ascii(bytes, 0, 8) === 'OpusHead') return found('opus', 'opus', 'raw Opus without a container');
+  if (magic === '\x1a\x45\xdf\xa3') return sniffEbml(bytes);
+  if (ascii(bytes, 4, 4) === 'ftyp') return sniffIsoBmff(bytes);
+  return sniffMpegFamily(bytes, 0);
+}
+
+/**
+ * The container alone; see {@link sniff} for codec and detail.
+ *
+ * @example
+ * sniffContainer(await file.bytes()); // 'wav' | 'mp3' | 'm4a' | 'ogg' | 'webm' | 'flac' | 'aac' | 'opus' | 'unknown'
+ */
+export function sniffContainer(bytes: Uint8Array): Container {
+  return sniff(bytes).container;
+}
+
+function sniffOgg(bytes: Uint8Array): Sniffed {
+  // The first page carries exactly the codec identification packet: its first bytes name the codec.
+  const segments = bytes[26];
+  if (segments === undefined) return found('unknown', undefined, 'a truncated Ogg page');
+  const packet = 27 + segments;
+  if (ascii(bytes, packet, 8) === 'OpusHead') return found('ogg', 'opus', 'an Ogg file with Opus');
+  if (ascii(bytes, packet, 7) === '\x01vorbis') return found('ogg', 'vorbis', 'an Ogg file with Vorbis');
+  if (ascii(bytes, packet, 5) === '\x7fFLAC') return found('ogg', 'flac', 'an Ogg file with FLAC');
+  if (ascii(bytes, packet, 8) === 'Speex   ') return found('ogg', 'speex', 'an Ogg file with Speex');
+  return found('ogg', undefined, 'an Ogg file with an unrecognised first packet');
+}
+
+/** Reads an EBML variable-length integer; `keepMarker` keeps the length bits (element ids). */
+function readVint(
+  bytes: Uint8Array,
+  at: number,
+  keepMarker: boolean,
+): { value: number; length: number } | null {
+  const first = bytes[at];
+  if (first === undefined || first === 0) return null;
+  const length = Math.clz32(first) - 23;
+  if (length > 8 || at + length > bytes.length) return null;
+  let value = keepMarker ? first : first & (0xff >> length);
+  for (let i = 1; i < length; i++) value = value * 256 + (bytes[at + i] ?? 0);
+  return { value, length };
+}
+
+function sniffEbml(bytes: Uint8Array): Sniffed {
+  const size = readVint(bytes, 4, false);
+  if (!size) return found('unknown', undefined, 'a truncated EBML header');
+  const end = Math.min(bytes.length, 4 + size.length + size.value);
+  let at = 4 + size.length;
+  while (at < end) {
+    const id = readVint(bytes, at, true);
+    const length = id && readVint(bytes, at + id.length, false);
+    if (!id || !length) break;
+    const body = at + id.length + length.length;
+    if (id.value === 0x4282) {
+      const docType = ascii(bytes, body, length.value).replace(/\0+$/, '');
+      // WebM is the Matroska profile the spec names; a plain Matroska file is another container.
+      if (docType === 'webm') return found('webm', undefined, 'a WebM file');
+      return found('unknown', undefined, `an EBML file of DocType "${docType}" (not WebM)`);
+    }
+    at = body + length.value;
+  }
+  return found('unknown', undefined, 'an EBML file without a DocType');
+}
+
+/** Major brands of ISO BMFF image formats, which never hold an audio track. */
+const imageBrands = new Set(['heic', 'heix', 'hevc', 'mif1', 'msf1', 'avif', 'avis', 'crx ']);
+
+function sniffIsoBmff(bytes: Uint8Array): Sniffed {
+  const brand = ascii(bytes, 8, 4);
+  if (imageBrands.has(brand) || brand === 'qt  ') {
+    return found('unknown', undefined, `an ISO BMFF file of brand "${brand.trim()}" (not M4A)`);
+  }
+  return found('m4a', undefined, `an ISO BMFF (M4A/MP4) file of brand "${brand.trim()}"`);
+}
+
+const mpeg1Layer3Kbps = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+const mpeg2Layer3Kbps = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
+const mpegRates: Record<number, readonly number[]> = {
+  3: [44100, 48000, 32000],
+  2: [22050, 24000, 16000],
+  0: [11025, 12000, 8000],
+};
+
+/** One MPEG audio Layer III frame header. */
+export interface MpegFrame {
+  readonly length: number;
+  /** Version, layer and sample-rate bits: equal in every frame of one stream. */
+  readonly key: number;
+  readonly samples: number;
+  readonly sampleRate: number;
+}
+
+/** The MPEG audio Layer III frame header at `at`, or null when there is none. */
+export function mpegFrameAt(bytes: Uint8Array, at: number): MpegFrame | null {
+  const b1 = bytes[at + 1] ?? 0;
+  const b2 = bytes[at + 2] ?? 0;
+  if (bytes[at] !== 0xff || (b1 & 0xe0) !== 0xe0) return null;
+  const version = (b1 >> 3) & 3;
+  const layer = (b1 >> 1) & 3;
+  const bitrateIndex = b2 >> 4;
+  const rate = mpegRates[version]?.[(b2 >> 2) & 3];
+  // Layer bits 01 are Layer III; 00 would be ADTS AAC, which shares the first 12 sync bits.
+  if (layer !== 1 || rate === undefined || bitrateIndex === 0 || bitrateIndex === 15) return null;
+  const kbps = (version === 3 ? mpeg1Layer3Kbps : mpeg2Layer3Kbps)[bitrateIndex] ?? 0;
+  const length = Math.floor(((version === 3 ? 144 : 72) * kbps * 1000) / rate) + ((b2 >> 1) & 1);
+  return { length, key: (b1 << 8) | (b2 & 0x0c), samples: version === 3 ? 1152 : 576, sampleRate: rate };
+}
+
+function adtsFrameLength(bytes: Uint8Array, at: number): number {
+  const b1 = bytes[at + 1] ?? 0;
+  // 12 sync bits, then the MPEG-4/2 id bit, then layer bits that are always 00 in ADTS.
+  if (bytes[at] !== 0xff || (b1 & 0xf6) !== 0xf0) return 0;
+  if ((((bytes[at + 2] ?? 0) >> 2) & 0xf) > 12) return 0;
+  return (((bytes[at + 3] ?? 0) & 3) << 11) | ((bytes[at + 4] ?? 0) << 3) | ((bytes[at + 5] ?? 0) >> 5);
+}
+
+/** ID3v2 tags may precede MP3, ADTS AAC and even FLAC data; look behind them. */
+function sniffMpegFamily(bytes: Uint8Array, start: number): Sniffed {
+  let at = start;
+  let tagged = false;
+  while (ascii(bytes, at, 3) === 'ID3') {
+    const flags = bytes[at + 5] ?? 0;
+    let size = 0;
+    for (let i = 6; i < 10; i++) size = size * 128 + ((bytes[at + i] ?? 0) & 0x7f);
+    at += 10 + size + (flags & 0x10 ? 10 : 0);
+    tagged = true;
+  }
+  if (at >= bytes.length) return found('unknown', undefined, 'an ID3 tag without audio after it');
+  if (ascii(bytes, at, 4) === 'fLaC') return found('flac', 'flac', 'a FLAC file behind an ID3 tag');
+  // Encoders may pad between the tag and the first frame; a short search covers that.
+  const searchEnd = Math.min(bytes.length - 4, at + (tagged ? 65536 : 1));
+  for (let i = at; i < searchEnd || i === at; i++) {
+    const adts = adtsFrameLength(bytes, i);
+    if (adts >= 7 && chainsAdts(bytes, i, adts))
+      return found('aac', 'aac', 'raw AAC (ADTS) without a container');
+    const frame = mpegFrameAt(bytes, i);
+    if (frame && chainsMpeg(bytes, i, frame))
+      return found('mp3', 'mp3', 'an MP3 file (MPEG audio Layer III)', i);
+  }
+  return found('unknown', undefined, 'bytes of no supported audio format');
+}
+
+/** A lone sync word is common in random bytes; a second frame where the first one ends is not. */
+export function chainsMpeg(bytes: Uint8Array, at: number, frame: MpegFrame): boolean {
+  const next = at + frame.length;
+  if (next === bytes.length) return true;
+  return mpegFrameAt(bytes, next)?.key === frame.key;
+}
+
+function chainsAdts(bytes: Uint8Array, at: number, length: number): boolean {
+  const next = at + length;
+  return next === bytes.length || adtsFrameLength(bytes, next) >= 7;
+}

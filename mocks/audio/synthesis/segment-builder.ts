@@ -1,0 +1,301 @@
+/**
+ * Builds the utterance timeline as piecewise-linear segments. Each segment moves every synthesis
+ * parameter linearly from where the previous one ended to a target, so the renderer never sees a jump in
+ * loudness (no clicks) and stays a dumb, fast loop.
+ */
+
+import {
+  type Formants,
+  formantBandwidths,
+  type Noise,
+  type PhoneSound,
+  phoneSounds,
+  voiceBarFormants,
+  vowelFormants,
+} from './phone-sounds.js';
+import type { Phone, Syllable, Vowel } from './text.js';
+
+/** The synthesis parameters at one instant. */
+export interface Point {
+  /** Fundamental frequency, Hz. */
+  readonly f0: number;
+  /** Level of the glottal pulse train. */
+  readonly voice: number;
+  /** Level of aspiration noise through the formant filters (breath, h, whisper). */
+  readonly aspiration: number;
+  /** Level of the frication noise band. */
+  readonly frication: number;
+  readonly formants: Formants;
+}
+
+/** One straight stretch of the timeline. */
+export interface Segment {
+  /** Length in samples (at least 1). */
+  readonly length: number;
+  readonly from: Point;
+  readonly to: Point;
+  /** The frication band during this segment. */
+  readonly noise: Noise;
+  readonly bandwidths: Formants;
+}
+
+export interface BuilderOptions {
+  readonly sampleRate: number;
+  /** Multiplies every formant (voice timbre), with the voice's own small per-formant offsets. */
+  readonly formantScale: Formants;
+  /** Share of aspiration mixed into voiced sound. */
+  readonly breathiness: number;
+}
+
+const silentNoise: Noise = { frequency: 4000, bandwidth: 3000, level: 0 };
+/** What a counting pass keeps of one syllable at one time scale: all but its vowel, which varies. */
+interface SyllableCount {
+  readonly onsetTime: number;
+  readonly codaTime: number;
+  /** The samples of its onset and coda consonants. */
+  readonly consonantSamples: number;
+  readonly diphthong: boolean;
+}
+
+/** The time of a run of phones, summed in order (the same float additions as ever). */
+function phonesTime(phones: readonly Phone[], timeScale: number): number {
+  let sum = 0;
+  for (const phone of phones) sum += phoneSounds[phone].duration * timeScale;
+  return sum;
+}
+
+/** The samples `at(seconds)` adds: its rounded length, or nothing when that is under one sample. */
+function countedLength(seconds: number, sampleRate: number): number {
+  const length = Math.round(seconds * sampleRate);
+  return length < 1 ? 0 : length;
+}
+
+/** Accumulates segments; `at()` is the one primitive, the rest are phone recipes built on it. */
+export class SegmentBuilder {
+  readonly segments: Segment[] = [];
+  totalSamples = 0;
+  /** Whispered speech: the pulse train is replaced by aspiration. */
+  whisper = false;
+  /**
+   * Only count samples, keep no segments: a stream learns its exact size from a counting pass, which
+   * allocates nothing, and plans the segments phrase by phrase as it renders them.
+   */
+  countOnly = false;
+  private current: Point;
+  private noise: Noise = silentNoise;
+  /**
+   * A counting pass's samples per consonant, for the time scale they were counted at: a consonant's
+   * segment lengths depend only on its phone and that scale (not on its level or the next vowel), so
+   * each phone is counted once per request instead of once per occurrence (a 5,000-character text
+   * counts ~4,000 consonants of ~30 phones before its first byte).
+   */
+  private readonly consonantCounts = new Map<Phone, number>();
+  /**
+   * A counting pass's consonant samples and consonant times per syllable, for the same time scale:
+   * equal words share their syllable objects (`wordSyllables` in text.ts), so a long text looks up a
+   * few hundred distinct syllables instead of re-adding every phone of ~1,000 of them.
+   */
+  private readonly syllableCounts = new Map<Syllable, SyllableCount>();
+  private countedScale = Number.NaN;
+  /** Pitch contour of the syllable being built: f0 at its start and end, and its duration. */
+  private contour = { start: 0, end: 0, duration: 1, elapsed: 0 };
+
+  constructor(
+    private readonly options: BuilderOptions,
+    f0: number,
+  ) {
+    this.current = { f0, voice: 0, aspiration: 0, frication: 0, formants: this.scale(vowelFormants.e) };
+  }
+
+  scale(formants: Formants): Formants {
+    // A counting pass keeps no targets: spare the allocation (~15 per syllable).
+    if (this.countOnly) return formants;
+    const s = this.options.formantScale;
+    return [formants[0] * s[0], formants[1] * s[1], formants[2] * s[2]];
+  }
+
+  /** Moves linearly to `target` over `seconds`; f0 follows the current syllable's contour. */
+  at(seconds: number, target: Partial<Point>): void {
+    const length = Math.round(seconds * this.options.sampleRate);
+    if (length < 1) return;
+    const c = this.contour;
+    c.elapsed += seconds;
+    if (this.countOnly) {
+      this.totalSamples += length;
+      return;
+    }
+    const f0 = target.f0 ?? c.start + (c.end - c.start) * Math.min(1, c.elapsed / c.duration);
+    let voice = target.voice ?? this.current.voice;
+    let aspiration = target.aspiration ?? 0;
+    if (this.whisper) {
+      aspiration = Math.max(aspiration, voice * 0.5);
+      voice = 0;
+    } else {
+      aspiration += voice * this.options.breathiness;
+    }
+    const to: Point = {
+      f0,
+      voice,
+      aspiration,
+      frication: target.frication ?? 0,
+      formants: target.formants ?? this.current.formants,
+    };
+    this.segments.push({ length, from: this.current, to, noise: this.noise, bandwidths: formantBandwidths });
+    this.totalSamples += length;
+    this.current = to;
+  }
+
+  /** Starts a syllable-long pitch movement from `start` to `end` Hz over `duration` seconds. */
+  pitch(start: number, end: number, duration: number): void {
+    this.contour = { start, end, duration: Math.max(duration, 1e-3), elapsed: 0 };
+  }
+
+  /** Silence: everything fades within 25 ms, then holds at zero. */
+  gap(seconds: number): void {
+    const fade = Math.min(0.025, seconds);
+    this.at(fade, { voice: 0 });
+    this.at(seconds - fade, { voice: 0 });
+  }
+
+  /** One consonant lasting `seconds`; `next` is the vowel it leads into (for aspiration colour). */
+  consonant(sound: PhoneSound, seconds: number, next: Vowel, level: number): void {
+    const nextFormants = this.scale(vowelFormants[next]);
+    // Fast speech shortens the fixed ramps too, so a consonant never outlasts its budget.
+    const r = Math.min(1, seconds / sound.duration);
+    switch (sound.kind) {
+      case 'plosive':
+      case 'affricate': {
+        const voiced = sound.kind === 'plosive' && sound.voiced;
+        const closure = seconds * (sound.kind === 'affricate' ? 0.4 : 0.55);
+        this.at(0.012 * r, { voice: voiced ? 0.06 * level : 0, formants: this.scale(voiceBarFormants) });
+        this.at(closure - 0.012 * r, { voice: voiced ? 0.06 * level : 0 });
+        this.noise = this.scaleNoise(sound.noise);
+        const fricLevel = sound.noise.level * level;
+        this.at(0.003 * r, { frication: fricLevel, voice: voiced ? 0.1 * level : 0 });
+        const rest = seconds - closure - 0.003 * r;
+        if (sound.kind === 'affricate') {
+          this.at(rest * 0.8, { frication: fricLevel * 0.8 });
+          this.at(rest * 0.2, { frication: fricLevel * 0.2, formants: nextFormants });
+        } else if (voiced) {
+          this.at(rest, { frication: fricLevel * 0.2, voice: 0.25 * level, formants: nextFormants });
+        } else {
+          this.at(0.012 * r, { frication: fricLevel * 0.5 });
+          this.at(rest - 0.012 * r, { aspiration: 0.12 * level, formants: nextFormants });
+        }
+        return;
+      }
+      case 'fricative': {
+        this.noise = this.scaleNoise(sound.noise);
+        const voice = sound.voiced ? 0.25 * level : 0;
+        const fricLevel = sound.noise.level * level;
+        this.at(0.02 * r, { frication: fricLevel, voice });
+        this.at(seconds - 0.035 * r, { frication: fricLevel, voice });
+        this.at(0.015 * r, { frication: fricLevel * 0.3, voice, formants: nextFormants });
+        return;
+      }
+      case 'aspirate':
+        this.at(0.015 * r, { voice: 0, aspiration: sound.level * level, formants: nextFormants });
+        this.at(seconds - 0.015 * r, { voice: 0, aspiration: sound.level * level });
+        return;
+      case 'sonorant': {
+        const formants = this.scale(sound.formants);
+        this.at(0.02 * r, { voice: sound.level * level, formants });
+        this.at(seconds - 0.02 * r, { voice: sound.level * level });
+      }
+    }
+  }
+
+  /** A whole syllable of `seconds`: onset consonants, the vowel (gliding for diphthongs), coda consonants. */
+  syllable(syllable: Syllable, seconds: number, level: number, timeScale: number): void {
+    if (this.countOnly) {
+      this.countSyllable(syllable, seconds, timeScale);
+      return;
+    }
+    const onsetTime = phonesTime(syllable.onset, timeScale);
+    const vowelTime = Math.max(0.07 * timeScale, seconds - onsetTime - phonesTime(syllable.coda, timeScale));
+    // The pitch movement completes on the vowel, where it is heard; the coda holds the final pitch.
+    this.contour.duration = onsetTime + vowelTime;
+    const first = syllable.nucleus[0] ?? 'e';
+    const second = syllable.nucleus[1];
+    for (const phone of syllable.onset) {
+      const sound = phoneSounds[phone];
+      this.consonant(sound, sound.duration * timeScale, first, level);
+    }
+    const attack = Math.min(0.03, vowelTime * 0.25);
+    const release = Math.min(0.035, vowelTime * 0.25);
+    const hold = vowelTime - attack - release;
+    this.at(attack, { voice: level, formants: this.scale(vowelFormants[first]) });
+    if (second) {
+      this.at(hold * 0.4, { voice: level });
+      this.at(hold * 0.6, { voice: level * 0.9, formants: this.scale(vowelFormants[second]) });
+    } else {
+      this.at(hold, { voice: level * 0.92 });
+    }
+    this.at(release, { voice: level * 0.45 });
+    for (const phone of syllable.coda) {
+      const sound = phoneSounds[phone];
+      this.consonant(sound, sound.duration * timeScale, second ?? first, level * 0.8);
+    }
+  }
+
+  /**
+   * What `syllable()` adds to `totalSamples` in a counting pass, with the same segments of the same
+   * lengths: the consonants as counted the first time this syllable came, then the vowel's pieces,
+   * whose times depend on `seconds` (the same float operations as `syllable()`, in the same order).
+   */
+  private countSyllable(syllable: Syllable, seconds: number, timeScale: number): void {
+    if (timeScale !== this.countedScale) {
+      this.consonantCounts.clear();
+      this.syllableCounts.clear();
+      this.countedScale = timeScale;
+    }
+    let count = this.syllableCounts.get(syllable);
+    if (count === undefined) {
+      count = this.countConsonants(syllable, timeScale);
+      this.syllableCounts.set(syllable, count);
+    }
+    const vowelTime = Math.max(0.07 * timeScale, seconds - count.onsetTime - count.codaTime);
+    const attack = Math.min(0.03, vowelTime * 0.25);
+    const release = Math.min(0.035, vowelTime * 0.25);
+    const hold = vowelTime - attack - release;
+    const rate = this.options.sampleRate;
+    // `at()`'s length rule, inline: the vowel's 3 or 4 pieces are most of a counting pass's calls.
+    let samples = count.consonantSamples + countedLength(attack, rate) + countedLength(release, rate);
+    if (count.diphthong) samples += countedLength(hold * 0.4, rate) + countedLength(hold * 0.6, rate);
+    else samples += countedLength(hold, rate);
+    this.totalSamples += samples;
+  }
+
+  private countConsonants(syllable: Syllable, timeScale: number): SyllableCount {
+    const before = this.totalSamples;
+    const first = syllable.nucleus[0] ?? 'e';
+    for (const phone of syllable.onset) this.countConsonant(phone, timeScale, first);
+    for (const phone of syllable.coda) this.countConsonant(phone, timeScale, first);
+    const consonantSamples = this.totalSamples - before;
+    this.totalSamples = before;
+    return {
+      onsetTime: phonesTime(syllable.onset, timeScale),
+      codaTime: phonesTime(syllable.coda, timeScale),
+      consonantSamples,
+      diphthong: syllable.nucleus[1] !== undefined,
+    };
+  }
+
+  private countConsonant(phone: Phone, timeScale: number, next: Vowel): void {
+    const known = this.consonantCounts.get(phone);
+    if (known !== undefined) {
+      this.totalSamples += known;
+      return;
+    }
+    const before = this.totalSamples;
+    const sound = phoneSounds[phone];
+    this.consonant(sound, sound.duration * timeScale, next, 1);
+    this.consonantCounts.set(phone, this.totalSamples - before);
+  }
+
+  private scaleNoise(noise: Noise): Noise {
+    if (this.countOnly) return noise;
+    const s = Math.sqrt(this.options.formantScale[1]);
+    return { ...noise, frequency: noise.frequency * s, bandwidth: noise.bandwidth * s };
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The fake-voice synthesizer: text + voice → speech-like audio in a made-up language, deterministic to
+ * the byte, streamable chunk by chunk.
+ */
+
+import type { SynthesisRequest, SynthesisStream } from '../types.js';
+import { mp3Chunks } from './mp3-encode.js';
+import { planUtterance } from './plan.js';
+import { Renderer } from './render.js';
+import { sampleRateOf, synthesizeStream } from './stream.js';
+import { int16Bytes, WAV_HEADER_BYTES, wavHeader } from './wav-encode.js';
+
+export { effectiveRate } from './plan.js';
+export { DEFAULT_CHUNK_MS, DEFAULT_SAMPLE_RATE } from './stream.js';
+
+/**
+ * Plans a synthesis and returns its metadata with a lazy chunk generator. The utterance's size is
+ * counted up front (so sizes are exact); its segments are planned and its audio rendered only as
+ * chunks are pulled.
+ *
+ * @example
+ * const stream = synthesize({ text: 'Hello there!', voice: systemVoices[0], format: 'wav' });
+ * for (const chunk of stream.chunks()) response.write(chunk); // header first, then 100 ms per chunk
+ */
+export function synthesize(request: SynthesisRequest): SynthesisStream {
+  return synthesizeStream(request, mp3Chunks);
+}
+
+/**
+ * The complete result of a synthesis in one buffer: exactly the concatenation of `synthesize().chunks()`
+ * for wav and pcm.
+ *
+ * @example
+ * const wav = synthesizeToBytes({ text: 'Hi', voice, format: 'wav' }); // RIFF....WAVE...
+ */
+export function synthesizeToBytes(request: SynthesisRequest): Uint8Array {
+  if (request.format === 'mp3') return concat([...synthesize(request).chunks()]);
+  // Render wav/pcm in one pass straight into the output buffer (no chunk copies).
+  const sampleRate = sampleRateOf(request);
+  const plan = planUtterance(request, sampleRate);
+  const offset = request.format === 'wav' ? WAV_HEADER_BYTES : 0;
+  const out = new Uint8Array(offset + plan.totalSamples * 2);
+  if (offset > 0) out.set(wavHeader(plan.totalSamples * 2, { sampleRate, channels: 1, bitDepth: 16 }), 0);
+  const samples = new Int16Array(plan.totalSamples);
+  new Renderer(plan).render(samples, 0, samples.length);
+  out.set(int16Bytes(samples), offset);
+  return out;
+}
+
+/** Renders a request to mono 16-bit samples (for fixtures and tests that need samples, not bytes). */
+export function synthesizeSamples(request: Omit<SynthesisRequest, 'format'>): {
+  samples: Int16Array;
+  sampleRate: number;
+} {
+  const sampleRate = sampleRateOf(request);
+  const plan = planUtterance({ ...request, format: 'pcm' }, sampleRate);
+  const samples = new Int16Array(plan.totalSamples);
+  new Renderer(plan).render(samples, 0, samples.length);
+  return { samples, sampleRate };
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

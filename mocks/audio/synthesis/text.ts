@@ -1,0 +1,441 @@
+/**
+ * Text → pseudo-phonetic tokens for the fake-voice synthesizer. Nothing here is real phonology: the aim
+ * is a stable, language-agnostic mapping that gives speech-like rhythm (syllables, word gaps, pauses at
+ * punctuation) so that the output sounds like someone talking in a made-up language.
+ */
+
+import { hashCodeUnit, hashString } from './rng.js';
+import { syllabify } from './syllables.js';
+
+export type Vowel = 'a' | 'e' | 'i' | 'o' | 'u';
+export type Phone =
+  | 'p'
+  | 't'
+  | 'k'
+  | 'b'
+  | 'd'
+  | 'g'
+  | 's'
+  | 'z'
+  | 'f'
+  | 'v'
+  | 'sh'
+  | 'ch'
+  | 'th'
+  | 'h'
+  | 'm'
+  | 'n'
+  | 'l'
+  | 'r'
+  | 'w'
+  | 'j';
+
+/** One pseudo-syllable: consonants before, one or two vowels (a glide), consonants after. */
+export interface Syllable {
+  readonly onset: readonly Phone[];
+  readonly nucleus: readonly Vowel[];
+  readonly coda: readonly Phone[];
+}
+
+/** Punctuation strength, which sets the pause length and the phrase-final pitch movement. */
+export type BreakKind = 'minor' | 'statement' | 'exclamation' | 'question';
+
+/** Expression tags that shape the sound; every other `[tag]` is dropped silently. */
+export type TagKind = 'laugh' | 'sigh' | 'breath' | 'pause' | 'long-pause' | 'whisper';
+
+export type Token =
+  | { readonly kind: 'word'; readonly syllables: readonly Syllable[] }
+  | { readonly kind: 'break'; readonly strength: BreakKind }
+  | { readonly kind: 'tag'; readonly tag: TagKind };
+
+export interface ParsedText {
+  readonly tokens: readonly Token[];
+  /** The text with every tag removed and whitespace collapsed: what is actually spoken (seeds the voice). */
+  readonly spoken: string;
+  readonly syllableCount: number;
+}
+
+const tagAliases: Readonly<Record<string, TagKind>> = {
+  laugh: 'laugh',
+  laughs: 'laugh',
+  laughing: 'laugh',
+  laughter: 'laugh',
+  chuckle: 'laugh',
+  giggle: 'laugh',
+  sigh: 'sigh',
+  sighs: 'sigh',
+  breath: 'breath',
+  breathe: 'breath',
+  breathes: 'breath',
+  inhale: 'breath',
+  exhale: 'breath',
+  pause: 'pause',
+  'short pause': 'pause',
+  'long pause': 'long-pause',
+  whisper: 'whisper',
+  whispers: 'whisper',
+  whispering: 'whisper',
+};
+
+const breakRank: Readonly<Record<BreakKind, number>> = {
+  minor: 1,
+  statement: 2,
+  exclamation: 3,
+  question: 4,
+};
+const breakOf: Readonly<Record<string, BreakKind>> = {
+  ',': 'minor',
+  ';': 'minor',
+  ':': 'minor',
+  '(': 'minor',
+  ')': 'minor',
+  '—': 'minor',
+  '–': 'minor',
+  '、': 'minor',
+  '，': 'minor',
+  '；': 'minor',
+  '：': 'minor',
+  '.': 'statement',
+  '…': 'statement',
+  '。': 'statement',
+  '\n': 'statement',
+  '!': 'exclamation',
+  '！': 'exclamation',
+  '?': 'question',
+  '？': 'question',
+  '¿': 'minor',
+  '¡': 'minor',
+};
+
+const digitNames = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+const cjkOnsets: readonly (Phone | null)[] = [
+  null,
+  'b',
+  'p',
+  'm',
+  'f',
+  'd',
+  't',
+  'n',
+  'l',
+  'g',
+  'k',
+  'h',
+  'j',
+  'ch',
+  'sh',
+  'r',
+  's',
+  'w',
+];
+const vowels: readonly Vowel[] = ['a', 'e', 'i', 'o', 'u'];
+const tagPattern = /\[([^[\]]*)\]/g;
+export const cjkPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const latinLetter = /[a-z]/;
+const otherLetter = /\p{L}/u;
+const combiningMark = /\p{M}/gu;
+
+// A CJK syllable depends only on five small numbers taken from its character's hash (at most
+// 18 × 5 × 5 × 2 × 2 = 1,800 shapes), so characters of one shape share one syllable: a bounded table with
+// no eviction, and a counting pass counts each shape once. Syllables are never changed after they are made.
+const cjkSyllables: Syllable[] = [];
+
+/** Each CJK character is one syllable; its sounds come from its code point (hash `h`) so they are stable. */
+function cjkSyllable(h: number): Syllable {
+  const onsetIndex = h % cjkOnsets.length;
+  const v1Index = (h >>> 8) % vowels.length;
+  const v2Index = (h >>> 12) % vowels.length;
+  const glide = ((h >>> 16) & 3) === 0 && v1Index !== v2Index;
+  const hasCoda = ((h >>> 20) & 3) === 0;
+  const shape = (((onsetIndex * 5 + v1Index) * 5 + v2Index) * 2 + (glide ? 1 : 0)) * 2 + (hasCoda ? 1 : 0);
+  let syllable = cjkSyllables[shape];
+  if (!syllable) {
+    const onset = cjkOnsets[onsetIndex] ?? null;
+    const v1 = vowels[v1Index] ?? 'a';
+    const v2 = vowels[v2Index] ?? 'a';
+    const coda = hasCoda ? (['n'] as const) : [];
+    syllable = { onset: onset ? [onset] : [], nucleus: glide ? [v1, v2] : [v1], coda };
+    cjkSyllables[shape] = syllable;
+  }
+  return syllable;
+}
+
+/**
+ * The big CJK blocks (CJK ideographs, Hangul syllables, hiragana, katakana), first to last code point:
+ * `cjkPattern` matches every code point in them (text.test.ts checks), so they skip the pattern.
+ */
+export const cjkBlocks: readonly (readonly [number, number])[] = [
+  [0x4e00, 0x9fff],
+  [0xac00, 0xd7a3],
+  [0x3041, 0x3096],
+  [0x30a1, 0x30fa],
+];
+
+/** Whether a code unit lies in one of `cjkBlocks`. */
+function inCjkBlock(code: number): boolean {
+  for (const [first, last] of cjkBlocks) if (code >= first && code <= last) return true;
+  return false;
+}
+
+/** Vowel letters of common non-Latin alphabets (Cyrillic, Greek, Hebrew/Arabic matres), by colour. */
+const foreignVowels: Readonly<Record<string, Vowel>> = Object.fromEntries(
+  [...'аяэеёиіїєыоуюαεηιουωاويאוי'].map((c, i) => [c, vowels[i % vowels.length] ?? 'a']),
+);
+
+/** Letters of non-Latin alphabets (Cyrillic, Greek, Arabic...) become Latin letters by code point. */
+function romanize(char: string): string {
+  const lower = char.toLowerCase();
+  const vowel = foreignVowels[lower];
+  if (vowel) return vowel;
+  const cp = lower.codePointAt(0) ?? 0;
+  const consonants = 'bdfgklmnprstvz';
+  return consonants[cp % consonants.length] ?? 't';
+}
+
+/**
+ * `compute` with its results kept by key, up to `capacity` keys, then emptied (which changes no
+ * result). For pure functions whose results are never changed, so callers may share them.
+ */
+function kept<V>(capacity: number, compute: (key: string) => V): (key: string) => V {
+  const results = new Map<string, V>();
+  return (key) => {
+    let value = results.get(key);
+    if (value === undefined) {
+      if (results.size >= capacity) results.clear();
+      value = compute(key);
+      results.set(key, value);
+    }
+    return value;
+  };
+}
+
+// Words repeat (Zipf): their syllables are kept, so a long text splits each word once. Syllables are
+// never changed after they are made, so sharing them between tokens is safe.
+const syllablesOf: (word: string) => readonly Syllable[] = kept(4096, syllabify);
+
+/** Syllables of the digit names, made once: a digit is read as its English name. */
+const digitSyllables: readonly (readonly Syllable[])[] = digitNames.map((name) => syllabify(name));
+
+/** Break marks by code unit (all are one), so the scan needs no lookup by string. */
+const asciiBreaks: readonly (BreakKind | undefined)[] = Array.from(
+  { length: 0x80 },
+  (_, code) => breakOf[String.fromCharCode(code)],
+);
+const otherBreaks = new Map<number, BreakKind>(
+  Object.entries(breakOf)
+    .filter(([mark]) => mark.charCodeAt(0) >= 0x80)
+    .map(([mark, strength]) => [mark.charCodeAt(0), strength]),
+);
+
+/**
+ * What a character beyond ASCII that is neither a break mark nor in `cjkBlocks` does to the text, decided
+ * once per character by the rules below (in this order): a CJK syllable (a rarer block), letters joining the
+ * word (an accented Latin letter's base, or a romanized letter of another alphabet), nothing (an
+ * apostrophe), or the end of a word.
+ */
+type CharAction =
+  | { readonly kind: 'cjk'; readonly hash: number }
+  | { readonly kind: 'letters'; readonly letters: string }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'end-word' };
+
+function charAction(char: string): CharAction {
+  if (cjkPattern.test(char)) return { kind: 'cjk', hash: hashString(char) };
+  const base = char.normalize('NFKD').replace(combiningMark, '').toLowerCase();
+  if (base.length === 1 && latinLetter.test(base)) return { kind: 'letters', letters: base };
+  // Apostrophes stay inside words ("don’t").
+  if (char === '’') return { kind: 'none' };
+  if (otherLetter.test(char)) return { kind: 'letters', letters: romanize(char) };
+  return { kind: 'end-word' };
+}
+
+// An alphabet repeats few characters: each one's action (Unicode tests, NFKD) is worked out once.
+// Actions are never changed, so sharing them is safe.
+const actionOf: (char: string) => CharAction = kept(4096, charAction);
+
+const isAsciiLetter = (code: number): boolean =>
+  (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+
+class Tokenizer {
+  readonly tokens: Token[] = [];
+  syllableCount = 0;
+  private word = '';
+  private cjkRun: Syllable[] = [];
+
+  flushWord(): void {
+    if (this.word) {
+      this.pushWord(syllablesOf(this.word));
+      this.word = '';
+    }
+    if (this.cjkRun.length > 0) {
+      this.pushWord(this.cjkRun);
+      this.cjkRun = [];
+    }
+  }
+
+  pushWord(syllables: readonly Syllable[]): void {
+    if (syllables.length === 0) return;
+    this.tokens.push({ kind: 'word', syllables });
+    this.syllableCount += syllables.length;
+  }
+
+  pushBreak(strength: BreakKind): void {
+    this.flushWord();
+    const last = this.tokens[this.tokens.length - 1];
+    // Runs of punctuation ("?!", "...") are one boundary with the strongest meaning.
+    if (last?.kind === 'break') {
+      if (breakRank[strength] > breakRank[last.strength])
+        this.tokens[this.tokens.length - 1] = { kind: 'break', strength };
+      return;
+    }
+    if (this.tokens.length > 0) this.tokens.push({ kind: 'break', strength });
+  }
+
+  pushTag(tag: TagKind): void {
+    this.flushWord();
+    this.tokens.push({ kind: 'tag', tag });
+  }
+
+  /**
+   * Reads `text` from `start` to `end` character by character (a surrogate pair is one character).
+   * Runs of ASCII letters, most of a typical text, join the word as one lowercased slice.
+   */
+  feed(text: string, start: number, end: number): void {
+    let i = start;
+    while (i < end) {
+      const code = text.charCodeAt(i);
+      if (isAsciiLetter(code)) {
+        let j = i + 1;
+        let upper = code <= 0x5a;
+        for (; j < end; j++) {
+          const c = text.charCodeAt(j);
+          if (c >= 0x61 && c <= 0x7a) continue;
+          if (c < 0x41 || c > 0x5a) break;
+          upper = true;
+        }
+        if (this.cjkRun.length > 0) this.flushWord();
+        const letters = text.slice(i, j);
+        this.word += upper ? letters.toLowerCase() : letters;
+        i = j;
+      } else if (code < 0x80) {
+        this.feedAscii(code);
+        i++;
+      } else if (inCjkBlock(code)) {
+        // The bulk of a CJK text: one code unit, hashed as `hashString` would hash it, no string made.
+        // No break mark lies in these blocks, so testing them first keeps the rules' order.
+        this.pushCjk(hashCodeUnit(code));
+        i++;
+      } else {
+        // Beyond ASCII, in the order of the rules: a break mark, then the per-character action.
+        const pair =
+          code >= 0xd800 && code <= 0xdbff && i + 1 < end && isLowSurrogate(text.charCodeAt(i + 1));
+        const char = text.slice(i, pair ? i + 2 : i + 1);
+        const brk = pair ? undefined : otherBreaks.get(code);
+        if (brk) this.pushBreak(brk);
+        else this.feedAction(actionOf(char));
+        i += char.length;
+      }
+    }
+  }
+
+  /** An ASCII character other than a letter: a break, a digit (its name), an apostrophe, or a word end. */
+  private feedAscii(code: number): void {
+    const brk = asciiBreaks[code];
+    if (brk) {
+      this.pushBreak(brk);
+    } else if (code >= 0x30 && code <= 0x39) {
+      this.flushWord();
+      this.pushWord(digitSyllables[code - 0x30] ?? []);
+    } else if (code !== 0x27) {
+      // An apostrophe stays inside its word ("don't"); anything else ends it.
+      this.flushWord();
+    }
+  }
+
+  private pushCjk(hash: number): void {
+    if (this.word) this.flushWord();
+    this.cjkRun.push(cjkSyllable(hash));
+    // Long CJK runs get a word boundary every few characters so the rhythm breathes.
+    if (this.cjkRun.length >= 2 + (hash % 3)) this.flushWord();
+  }
+
+  private feedAction(action: CharAction): void {
+    switch (action.kind) {
+      case 'cjk':
+        this.pushCjk(action.hash);
+        return;
+      case 'letters':
+        if (this.cjkRun.length > 0) this.flushWord();
+        this.word += action.letters;
+        return;
+      case 'none':
+        return;
+      case 'end-word':
+        this.flushWord();
+    }
+  }
+}
+
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
+/** Whether a code unit is whitespace as `\s` and `trim()` see it (text.test.ts checks every one). */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * Whether collapsing whitespace runs to one space and trimming would leave `text` as it is. A plain text
+ * usually is, and one scan of it is ~10× cheaper than the regular expression's rebuilt copy.
+ */
+function isCollapsed(text: string): boolean {
+  let afterSpace = true; // a space at the start would be trimmed
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20) {
+      if (afterSpace) return false;
+      afterSpace = true;
+    } else if ((code > 0x20 && code < 0xa0) || !isSpace(code)) {
+      afterSpace = false;
+    } else {
+      return false;
+    }
+  }
+  return !afterSpace; // a space at the end would be trimmed; an empty text takes the long way
+}
+
+/**
+ * Splits text into words of pseudo-syllables, punctuation breaks and known expression tags.
+ *
+ * @example
+ * parseText('Hello [laugh] world?').tokens.map((t) => t.kind); // ['word', 'tag', 'word', 'break']
+ */
+export function parseText(text: string): ParsedText {
+  const tokenizer = new Tokenizer();
+  let last = 0;
+  // Most texts have no tag: skip the pattern's pass over them.
+  const tagged = text.includes('[');
+  for (const match of tagged ? text.matchAll(tagPattern) : []) {
+    tokenizer.feed(text, last, match.index);
+    tokenizer.flushWord();
+    const tag = tagAliases[(match[1] ?? '').trim().toLowerCase().replace(/\s+/g, ' ')];
+    if (tag) tokenizer.pushTag(tag);
+    last = match.index + match[0].length;
+  }
+  tokenizer.feed(text, last, text.length);
+  tokenizer.flushWord();
+  const untagged = tagged ? text.replace(tagPattern, ' ') : text;
+  const spoken = isCollapsed(untagged) ? untagged : untagged.replace(/\s+/g, ' ').trim();
+  return { tokens: tokenizer.tokens, spoken, syllableCount: tokenizer.syllableCount };
+}
