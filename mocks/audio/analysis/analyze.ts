@@ -1,9 +1,10 @@
 import { limits } from '../../../openapi/contract.js';
 import { type Sniffed, sniff } from '../containers/sniff.js';
+import { readWav, type WavInfo } from '../containers/wav-riff.js';
 import type { Analysis, AnalyzeOptions, Container } from '../types.js';
 import { readCompressed } from './compressed-header.js';
 import { canDecode, decodeCompressed } from './decode-compressed.js';
-import { decodeWavMono, readWav, type WavInfo } from './decode-wav.js';
+import { decodeWavMono } from './decode-wav.js';
 import { decodeSlackSeconds, judgeDecoded } from './judge-decoded.js';
 import { analyzeDefaults, durationVerdict, judgeSpeech, refuse } from './verdicts.js';
 

@@ -1,4 +1,4 @@
-import { mpegFrameAt } from './sniff.js';
+import { mpegFrameAt } from './mpeg-frame.js';
 
 /** What the first frame of an MP3 says about the stream when it is a Xing/Info or VBRI header frame. */
 export interface MpegTag {

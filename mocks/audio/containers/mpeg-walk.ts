@@ -1,4 +1,4 @@
-import { chainsMpeg, mpegFrameAt } from './sniff.js';
+import { chainsMpeg, mpegFrameAt } from './mpeg-frame.js';
 
 /** What walking the frames of an MP3 found. */
 export interface MpegWalk {

@@ -6,7 +6,8 @@
  */
 import wavefile from 'wavefile';
 import { analyze } from '../analysis/analyze.js';
-import { decodeWavMono, readWav } from '../analysis/decode-wav.js';
+import { decodeWavMono } from '../analysis/decode-wav.js';
+import { readWav } from '../containers/wav-riff.js';
 import { timeAsync } from './measure-timing.js';
 import { speechLike, writeWav } from './signals.js';
 
