@@ -1,4 +1,5 @@
-import { ascii, type Box, child, children } from './mp4-timing.js';
+import { readAscii } from './bytes.js';
+import { type Box, child, children } from './mp4-boxes.js';
 
 /** The text of an iTunes freeform item (`----` with `mean`, `name` and `data`) named `wanted`. */
 function freeformText(bytes: Uint8Array, ilst: Box, wanted: string): string | undefined {
@@ -7,8 +8,8 @@ function freeformText(bytes: Uint8Array, ilst: Box, wanted: string): string | un
     // name: version and flags (4), then the name; data: type (4) and locale (4), then the value.
     const name = child(bytes, item, 'name');
     const data = child(bytes, item, 'data');
-    if (name && data && ascii(bytes, name.body + 4, name.end - name.body - 4) === wanted) {
-      return ascii(bytes, data.body + 8, data.end - data.body - 8);
+    if (name && data && readAscii(bytes, name.body + 4, name.end - name.body - 4) === wanted) {
+      return readAscii(bytes, data.body + 8, data.end - data.body - 8);
     }
   }
   return undefined;

@@ -1,3 +1,6 @@
+import { readAscii, readIntBE, readUintBE } from './bytes.js';
+import { type Box, child, children } from './mp4-boxes.js';
+
 /** What the `moov` box of an M4A/MP4 file says about the timing of its (first) sound track. */
 export interface Mp4Timing {
   /** Movie time units per second (mvhd), the unit of edit-list segment durations. */
@@ -10,56 +13,6 @@ export interface Mp4Timing {
   readonly edits: readonly { readonly segmentDuration: number; readonly mediaTime: number }[];
 }
 
-/** A box of an ISO BMFF file, located in its bytes. */
-export interface Box {
-  readonly type: string;
-  /** Where the body starts (after size, type and any 64-bit size). */
-  readonly body: number;
-  readonly end: number;
-}
-
-export const ascii = (bytes: Uint8Array, at: number, length: number): string =>
-  String.fromCharCode(...bytes.subarray(at, at + length));
-
-/** Big-endian unsigned integer of `size` bytes (up to 8; exact below 2^53). */
-function uint(bytes: Uint8Array, at: number, size: number): number {
-  let value = 0;
-  for (let i = 0; i < size; i++) value = value * 256 + (bytes[at + i] ?? 0);
-  return value;
-}
-
-/**
- * Big-endian two's-complement integer of 4 or 8 bytes (an edit's media time is -1 for an empty edit).
- * Negative values are read from their complement: 2^64 - 1 is not exact in a double, but 0 is.
- */
-function int(bytes: Uint8Array, at: number, size: number): number {
-  if ((bytes[at] ?? 0) < 0x80) return uint(bytes, at, size);
-  let complement = 0;
-  for (let i = 0; i < size; i++) complement = complement * 256 + (~(bytes[at + i] ?? 0) & 0xff);
-  return -complement - 1;
-}
-
-/** The child boxes between `start` and `end`; stops at a box that does not fit (a truncated file). */
-export function children(bytes: Uint8Array, start: number, end: number): Box[] {
-  const boxes: Box[] = [];
-  let at = start;
-  while (at + 8 <= end) {
-    let size = uint(bytes, at, 4);
-    let header = 8;
-    if (size === 1) {
-      size = uint(bytes, at + 8, 8);
-      header = 16;
-    } else if (size === 0) size = end - at;
-    if (size < header || at + size > end) break;
-    boxes.push({ type: ascii(bytes, at + 4, 4), body: at + header, end: at + size });
-    at += size;
-  }
-  return boxes;
-}
-
-export const child = (bytes: Uint8Array, box: Box | undefined, type: string): Box | undefined =>
-  box && children(bytes, box.body, box.end).find((candidate) => candidate.type === type);
-
 /**
  * Timescale and duration of an mvhd or mdhd box: version 1 has 64-bit times, so its fields sit later.
  * Both: version and flags (4), creation and modification time (4 or 8 each), timescale (4), duration.
@@ -67,18 +20,21 @@ export const child = (bytes: Uint8Array, box: Box | undefined, type: string): Bo
 function header(bytes: Uint8Array, box: Box): { scale: number; duration: number } {
   const wide = bytes[box.body] === 1;
   const scaleAt = box.body + (wide ? 20 : 12);
-  return { scale: uint(bytes, scaleAt, 4), duration: uint(bytes, scaleAt + 4, wide ? 8 : 4) };
+  return { scale: readUintBE(bytes, scaleAt, 4), duration: readUintBE(bytes, scaleAt + 4, wide ? 8 : 4) };
 }
 
 function editList(bytes: Uint8Array, box: Box | undefined): Mp4Timing['edits'] {
   if (!box) return [];
   const wide = bytes[box.body] === 1;
   const entry = wide ? 20 : 12;
-  const count = uint(bytes, box.body + 4, 4);
+  const count = readUintBE(bytes, box.body + 4, 4);
   const edits: { segmentDuration: number; mediaTime: number }[] = [];
   for (let i = 0, at = box.body + 8; i < count && at + entry <= box.end; i++, at += entry) {
     const size = wide ? 8 : 4;
-    edits.push({ segmentDuration: uint(bytes, at, size), mediaTime: int(bytes, at + size, size) });
+    edits.push({
+      segmentDuration: readUintBE(bytes, at, size),
+      mediaTime: readIntBE(bytes, at + size, size),
+    });
   }
   return edits;
 }
@@ -103,7 +59,7 @@ export function readMp4Timing(bytes: Uint8Array): Mp4Timing | null {
     const hdlr = child(bytes, mdia, 'hdlr');
     const mdhd = child(bytes, mdia, 'mdhd');
     // hdlr: version and flags (4), pre-defined (4), then the handler type.
-    if (!hdlr || !mdhd || ascii(bytes, hdlr.body + 8, 4) !== 'soun') continue;
+    if (!hdlr || !mdhd || readAscii(bytes, hdlr.body + 8, 4) !== 'soun') continue;
     const media = header(bytes, mdhd);
     return {
       movieScale: header(bytes, mvhd).scale,

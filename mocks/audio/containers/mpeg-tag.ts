@@ -1,3 +1,4 @@
+import { readAscii, readUintBE } from './bytes.js';
 import { mpegFrameAt } from './mpeg-frame.js';
 
 /** What the first frame of an MP3 says about the stream when it is a Xing/Info or VBRI header frame. */
@@ -12,13 +13,6 @@ export interface MpegTag {
   readonly sampleRate: number;
 }
 
-const ascii = (bytes: Uint8Array, at: number, length: number): string =>
-  String.fromCharCode(...bytes.subarray(at, at + length));
-const uint32 = (bytes: Uint8Array, at: number): number =>
-  (bytes[at] ?? 0) * 2 ** 24 +
-  ((bytes[at + 1] ?? 0) << 16) +
-  ((bytes[at + 2] ?? 0) << 8) +
-  (bytes[at + 3] ?? 0);
 /** A frame count of 0 says nothing (ffmpeg ignores it too). */
 const count = (value: number): number | undefined => (value > 0 ? value : undefined);
 
@@ -48,24 +42,24 @@ export function readMpegTag(bytes: Uint8Array, at: number): MpegTag | null {
   const base = { samplesPerFrame: frame.samples, sampleRate: frame.sampleRate };
   // VBRI sits at a fixed place: "VBRI", version, delay, quality, bytes, then the frame count.
   const vbri = at + 36;
-  if (ascii(bytes, vbri, 4) === 'VBRI') {
-    return { ...base, frames: count(uint32(bytes, vbri + 14)), delay: 0, padding: 0 };
+  if (readAscii(bytes, vbri, 4) === 'VBRI') {
+    return { ...base, frames: count(readUintBE(bytes, vbri + 14, 4)), delay: 0, padding: 0 };
   }
   const mpeg1 = (((bytes[at + 1] as number) >> 3) & 3) === 3;
   const mono = (bytes[at + 3] as number) >> 6 === 3;
   // Xing follows the side information, whose size depends on the version and the channel mode.
   const xing = at + 4 + (mpeg1 ? (mono ? 17 : 32) : mono ? 9 : 17);
-  const name = ascii(bytes, xing, 4);
+  const name = readAscii(bytes, xing, 4);
   if (name !== 'Xing' && name !== 'Info') return null;
-  const flags = uint32(bytes, xing + 4);
+  const flags = readUintBE(bytes, xing + 4, 4);
   let field = xing + 8;
-  const frames = flags & xingFlags.frames ? count(uint32(bytes, field)) : undefined;
+  const frames = flags & xingFlags.frames ? count(readUintBE(bytes, field, 4)) : undefined;
   if (flags & xingFlags.frames) field += 4;
   if (flags & xingFlags.bytes) field += 4;
   if (flags & xingFlags.toc) field += 100;
   if (flags & xingFlags.quality) field += 4;
   // LAME extension: a 9-byte encoder name, 12 bytes of other fields, then delay and padding (12 bits each).
-  if (!lameEncoders.has(ascii(bytes, field, 4)) || field + 24 > bytes.length) {
+  if (!lameEncoders.has(readAscii(bytes, field, 4)) || field + 24 > bytes.length) {
     return { ...base, frames, delay: 0, padding: 0 };
   }
   const [high, middle, low] = [bytes[field + 21], bytes[field + 22], bytes[field + 23]] as number[];

@@ -1,3 +1,5 @@
+import { readAscii, readUint16LE } from './bytes.js';
+
 /** What an Opus frame decoder must be told before the first frame (RFC 7845 §5.1, the OpusHead packet). */
 export interface OpusSetup {
   readonly channels: number;
@@ -21,14 +23,13 @@ const magic = 'OpusHead';
  * if (typeof setup !== 'string') new OpusDecoder(setup);
  */
 export function readOpusHead(packet: Uint8Array | undefined): OpusSetup | string {
-  if (!packet || packet.length < 19 || String.fromCharCode(...packet.subarray(0, 8)) !== magic) {
+  if (!packet || packet.length < 19 || readAscii(packet, 0, 8) !== magic) {
     return 'has an Opus track without an OpusHead in its CodecPrivate';
   }
-  const view = new DataView(packet.buffer, packet.byteOffset, packet.byteLength);
   // Versions 0–15 share the layout; a higher major version may not (RFC 7845 §5.1).
   if ((packet[8] as number) > 15) return `has an OpusHead of unsupported version ${packet[8]}`;
   const channels = packet[9] as number;
-  const preSkip = view.getUint16(10, true);
+  const preSkip = readUint16LE(packet, 10);
   const family = packet[18] as number;
   if (family === 0) {
     if (channels < 1 || channels > 2) return `has an OpusHead of ${channels} channels in mapping family 0`;

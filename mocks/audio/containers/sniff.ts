@@ -1,4 +1,5 @@
 import type { Container } from '../types.js';
+import { readAscii, readVint } from './bytes.js';
 import { adtsFrameLength, chainsAdts, chainsMpeg, mpegFrameAt } from './mpeg-frame.js';
 
 /** What the first bytes of a file say it is. */
@@ -11,9 +12,6 @@ export interface Sniffed {
   /** Where the first audio frame starts (after ID3 tags for MP3); 0 for other containers. */
   readonly audioOffset: number;
 }
-
-const ascii = (bytes: Uint8Array, at: number, length: number): string =>
-  at + length > bytes.length ? '' : String.fromCharCode(...bytes.subarray(at, at + length));
 
 const found = (
   container: Container,
@@ -36,15 +34,15 @@ const found = (
  */
 export function sniff(bytes: Uint8Array): Sniffed {
   if (bytes.length === 0) return found('unknown', undefined, 'an empty file (0 bytes)');
-  const magic = ascii(bytes, 0, 4);
-  if ((magic === 'RIFF' || magic === 'RF64' || magic === 'BW64') && ascii(bytes, 8, 4) === 'WAVE') {
+  const magic = readAscii(bytes, 0, 4);
+  if ((magic === 'RIFF' || magic === 'RF64' || magic === 'BW64') && readAscii(bytes, 8, 4) === 'WAVE') {
     return found('wav', undefined, `a ${magic}/WAVE file`);
   }
   if (magic === 'fLaC') return found('flac', 'flac', 'a FLAC file (fLaC)');
   if (magic === 'OggS') return sniffOgg(bytes);
-  if (ascii(bytes, 0, 8) === 'OpusHead') return found('opus', 'opus', 'raw Opus without a container');
+  if (readAscii(bytes, 0, 8) === 'OpusHead') return found('opus', 'opus', 'raw Opus without a container');
   if (magic === '\x1a\x45\xdf\xa3') return sniffEbml(bytes);
-  if (ascii(bytes, 4, 4) === 'ftyp') return sniffIsoBmff(bytes);
+  if (readAscii(bytes, 4, 4) === 'ftyp') return sniffIsoBmff(bytes);
   return sniffMpegFamily(bytes, 0);
 }
 
@@ -63,40 +61,25 @@ function sniffOgg(bytes: Uint8Array): Sniffed {
   const segments = bytes[26];
   if (segments === undefined) return found('unknown', undefined, 'a truncated Ogg page');
   const packet = 27 + segments;
-  if (ascii(bytes, packet, 8) === 'OpusHead') return found('ogg', 'opus', 'an Ogg file with Opus');
-  if (ascii(bytes, packet, 7) === '\x01vorbis') return found('ogg', 'vorbis', 'an Ogg file with Vorbis');
-  if (ascii(bytes, packet, 5) === '\x7fFLAC') return found('ogg', 'flac', 'an Ogg file with FLAC');
-  if (ascii(bytes, packet, 8) === 'Speex   ') return found('ogg', 'speex', 'an Ogg file with Speex');
+  if (readAscii(bytes, packet, 8) === 'OpusHead') return found('ogg', 'opus', 'an Ogg file with Opus');
+  if (readAscii(bytes, packet, 7) === '\x01vorbis') return found('ogg', 'vorbis', 'an Ogg file with Vorbis');
+  if (readAscii(bytes, packet, 5) === '\x7fFLAC') return found('ogg', 'flac', 'an Ogg file with FLAC');
+  if (readAscii(bytes, packet, 8) === 'Speex   ') return found('ogg', 'speex', 'an Ogg file with Speex');
   return found('ogg', undefined, 'an Ogg file with an unrecognised first packet');
 }
 
-/** Reads an EBML variable-length integer; `keepMarker` keeps the length bits (element ids). */
-function readVint(
-  bytes: Uint8Array,
-  at: number,
-  keepMarker: boolean,
-): { value: number; length: number } | null {
-  const first = bytes[at];
-  if (first === undefined || first === 0) return null;
-  const length = Math.clz32(first) - 23;
-  if (length > 8 || at + length > bytes.length) return null;
-  let value = keepMarker ? first : first & (0xff >> length);
-  for (let i = 1; i < length; i++) value = value * 256 + (bytes[at + i] ?? 0);
-  return { value, length };
-}
-
 function sniffEbml(bytes: Uint8Array): Sniffed {
-  const size = readVint(bytes, 4, false);
+  const size = readVint(bytes, 4);
   if (!size) return found('unknown', undefined, 'a truncated EBML header');
   const end = Math.min(bytes.length, 4 + size.length + size.value);
   let at = 4 + size.length;
   while (at < end) {
     const id = readVint(bytes, at, true);
-    const length = id && readVint(bytes, at + id.length, false);
+    const length = id && readVint(bytes, at + id.length);
     if (!id || !length) break;
     const body = at + id.length + length.length;
     if (id.value === 0x4282) {
-      const docType = ascii(bytes, body, length.value).replace(/\0+$/, '');
+      const docType = readAscii(bytes, body, length.value).replace(/\0+$/, '');
       // WebM is the Matroska profile the spec names; a plain Matroska file is another container.
       if (docType === 'webm') return found('webm', undefined, 'a WebM file');
       return found('unknown', undefined, `an EBML file of DocType "${docType}" (not WebM)`);
@@ -110,7 +93,7 @@ function sniffEbml(bytes: Uint8Array): Sniffed {
 const imageBrands = new Set(['heic', 'heix', 'hevc', 'mif1', 'msf1', 'avif', 'avis', 'crx ']);
 
 function sniffIsoBmff(bytes: Uint8Array): Sniffed {
-  const brand = ascii(bytes, 8, 4);
+  const brand = readAscii(bytes, 8, 4);
   if (imageBrands.has(brand) || brand === 'qt  ') {
     return found('unknown', undefined, `an ISO BMFF file of brand "${brand.trim()}" (not M4A)`);
   }
@@ -121,7 +104,7 @@ function sniffIsoBmff(bytes: Uint8Array): Sniffed {
 function sniffMpegFamily(bytes: Uint8Array, start: number): Sniffed {
   let at = start;
   let tagged = false;
-  while (ascii(bytes, at, 3) === 'ID3') {
+  while (readAscii(bytes, at, 3) === 'ID3') {
     const flags = bytes[at + 5] ?? 0;
     let size = 0;
     for (let i = 6; i < 10; i++) size = size * 128 + ((bytes[at + i] ?? 0) & 0x7f);
@@ -129,7 +112,7 @@ function sniffMpegFamily(bytes: Uint8Array, start: number): Sniffed {
     tagged = true;
   }
   if (at >= bytes.length) return found('unknown', undefined, 'an ID3 tag without audio after it');
-  if (ascii(bytes, at, 4) === 'fLaC') return found('flac', 'flac', 'a FLAC file behind an ID3 tag');
+  if (readAscii(bytes, at, 4) === 'fLaC') return found('flac', 'flac', 'a FLAC file behind an ID3 tag');
   // Encoders may pad between the tag and the first frame; a short search covers that.
   const searchEnd = Math.min(bytes.length - 4, at + (tagged ? 65536 : 1));
   for (let i = at; i < searchEnd || i === at; i++) {

@@ -1,3 +1,5 @@
+import { readAscii, readUint16LE, readUint32LE } from './bytes.js';
+
 /** How the samples of a WAV file are stored. */
 export type WavEncoding = 'pcm' | 'float' | 'alaw' | 'mulaw';
 
@@ -35,9 +37,6 @@ const allowedBits: Record<WavEncoding, readonly number[]> = {
 /** Size fields that streaming writers put in before they know the length (ffmpeg writes 0xFFFFFFFF). */
 const unknownSize = 0xffffffff;
 
-const fourCc = (bytes: Uint8Array, at: number): string =>
-  String.fromCharCode(bytes[at] ?? 0, bytes[at + 1] ?? 0, bytes[at + 2] ?? 0, bytes[at + 3] ?? 0);
-
 interface Format {
   readonly encoding: WavEncoding;
   readonly channels: number;
@@ -45,16 +44,16 @@ interface Format {
   readonly bitsPerSample: number;
 }
 
-function readFormat(view: DataView, at: number, size: number): Format | string {
+function readFormat(bytes: Uint8Array, at: number, size: number): Format | string {
   if (size < 16) return `the fmt chunk is ${size} bytes, shorter than 16`;
-  let tag = view.getUint16(at, true);
-  const channels = view.getUint16(at + 2, true);
-  const sampleRate = view.getUint32(at + 4, true);
-  const bitsPerSample = view.getUint16(at + 14, true);
+  let tag = readUint16LE(bytes, at);
+  const channels = readUint16LE(bytes, at + 2);
+  const sampleRate = readUint32LE(bytes, at + 4);
+  const bitsPerSample = readUint16LE(bytes, at + 14);
   if (tag === extensibleTag) {
     // WAVE_FORMAT_EXTENSIBLE: the real format is the first two bytes of the SubFormat GUID.
     if (size < 40) return 'the WAVE_FORMAT_EXTENSIBLE fmt chunk is truncated';
-    tag = view.getUint16(at + 24, true);
+    tag = readUint16LE(bytes, at + 24);
   }
   const encoding = formatTags[tag];
   if (!encoding) return `WAV format tag 0x${tag.toString(16)} is not PCM, float, A-law or µ-law`;
@@ -75,24 +74,23 @@ function readFormat(view: DataView, at: number, size: number): Format | string {
  */
 export function readWav(bytes: Uint8Array): WavRead {
   if (bytes.length < 12) return { ok: false, reason: `the WAV header is truncated (${bytes.length} bytes)` };
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const riffSize = view.getUint32(4, true);
+  const riffSize = readUint32LE(bytes, 4);
   const chunks: string[] = [];
   let format: Format | undefined;
   let data: { offset: number; bytes: number; clamped: boolean } | undefined;
   let ds64DataSize: number | undefined;
   let at = 12;
   while (at + 8 <= bytes.length && !data?.clamped) {
-    const id = fourCc(bytes, at);
-    const size = view.getUint32(at + 4, true);
+    const id = readAscii(bytes, at, 4);
+    const size = readUint32LE(bytes, at + 4);
     const body = at + 8;
     chunks.push(id);
     if (id === 'ds64' && size >= 16 && body + 16 <= bytes.length) {
-      ds64DataSize = view.getUint32(body + 8, true) + view.getUint32(body + 12, true) * 2 ** 32;
+      ds64DataSize = readUint32LE(bytes, body + 8) + readUint32LE(bytes, body + 12) * 2 ** 32;
     } else if (id === 'fmt ') {
       if (body + Math.min(size, 40) > bytes.length)
         return { ok: false, reason: 'the fmt chunk is truncated' };
-      const read = readFormat(view, body, size);
+      const read = readFormat(bytes, body, size);
       if (typeof read === 'string') return { ok: false, reason: read };
       format = read;
     } else if (id === 'data') {

@@ -1,16 +1,7 @@
+import { readVint } from './bytes.js';
+
 /** Lacing bits of a Matroska block's flags (bits 1–2). */
 export const lacing = { none: 0, xiph: 1, fixed: 2, ebml: 3 } as const;
-
-/** An unsigned EBML variable-length integer (length marker removed). */
-function vint(bytes: Uint8Array, at: number): { value: number; length: number } | null {
-  const first = bytes[at];
-  if (first === undefined || first === 0) return null;
-  const length = Math.clz32(first) - 23;
-  if (at + length > bytes.length) return null;
-  let value = first & (0xff >> length);
-  for (let i = 1; i < length; i++) value = value * 256 + (bytes[at + i] as number);
-  return { value, length };
-}
 
 /** The sizes of all laced frames but the last, and where the first frame starts; null when malformed. */
 function lacedSizes(
@@ -40,7 +31,7 @@ function lacedSizes(
   // EBML lacing: the first size as is, each further one as a signed difference to the one before.
   let size = 0;
   for (let f = 0; f < count - 1; f++) {
-    const read = vint(payload, at);
+    const read = readVint(payload, at);
     if (!read) return null;
     at += read.length;
     size = f === 0 ? read.value : size + read.value - (2 ** (7 * read.length - 1) - 1);

@@ -1,3 +1,4 @@
+import { readAscii, readIntBE, readUintBE, readVint } from './bytes.js';
 import { readOpusHead } from './opus-head.js';
 import { opusPacketSamples } from './opus-packet.js';
 import { splitLaced } from './webm-lacing.js';
@@ -46,33 +47,6 @@ const descend = new Set<number>([
 ]);
 const audioTrackType = 2;
 
-function vint(bytes: Uint8Array, at: number, keepMarker: boolean): { value: number; length: number } | null {
-  const first = bytes[at];
-  if (first === undefined || first === 0) return null;
-  const length = Math.clz32(first) - 23;
-  if (at + length > bytes.length) return null;
-  let value = keepMarker ? first : first & (0xff >> length);
-  for (let i = 1; i < length; i++) value = value * 256 + (bytes[at + i] as number);
-  return { value, length };
-}
-
-function unsigned(bytes: Uint8Array, at: number, size: number): number {
-  let value = 0;
-  for (let i = 0; i < size; i++) value = value * 256 + (bytes[at + i] as number);
-  return value;
-}
-
-/**
- * A big-endian two's-complement integer of 1 to 8 bytes (DiscardPadding may be negative). Negative values
- * are read from their complement, which stays exact in a double where 2^64 - n would not.
- */
-function signed(bytes: Uint8Array, at: number, size: number): number {
-  if (size === 0 || (bytes[at] as number) < 0x80) return unsigned(bytes, at, size);
-  let complement = 0;
-  for (let i = 0; i < size; i++) complement = complement * 256 + (~(bytes[at + i] as number) & 0xff);
-  return -complement - 1;
-}
-
 interface Track {
   number: number;
   type: number;
@@ -104,11 +78,10 @@ interface Elements {
 
 /** A (Simple)Block: track number, 16-bit signed relative time, flags, then the payload. */
 function readBlock(bytes: Uint8Array, body: number, end: number, cluster: number): Block | null {
-  const number = vint(bytes, body, false);
+  const number = readVint(bytes, body);
   const start = number ? body + number.length + 3 : end;
   if (!number || start > end) return null;
-  const high = bytes[body + number.length] as number;
-  const relative = (((high << 8) | (bytes[body + number.length + 1] as number)) << 16) >> 16;
+  const relative = readIntBE(bytes, body + number.length, 2);
   const lacing = ((bytes[start - 1] as number) >> 1) & 3;
   return { track: number.value, time: cluster + relative, start, end, lacing, discardPadding: 0 };
 }
@@ -119,8 +92,8 @@ function readElements(bytes: Uint8Array): Elements {
   let cluster = 0;
   let at = 0;
   while (at < bytes.length) {
-    const id = vint(bytes, at, true);
-    const size = id && vint(bytes, at + id.length, false);
+    const id = readVint(bytes, at, true);
+    const size = id && readVint(bytes, at + id.length);
     if (!id || !size) break;
     const body = at + id.length + size.length;
     if (descend.has(id.value)) {
@@ -131,13 +104,12 @@ function readElements(bytes: Uint8Array): Elements {
     }
     if (body + size.value > bytes.length) break;
     const track = found.tracks[found.tracks.length - 1];
-    const value = () => unsigned(bytes, body, size.value);
+    const value = () => readUintBE(bytes, body, size.value);
     if (id.value === ids.timecodeScale) found.scale = value();
     else if (id.value === ids.timecode) cluster = value();
     else if (track && id.value === ids.trackNumber) track.number = value();
     else if (track && id.value === ids.trackType) track.type = value();
-    else if (track && id.value === ids.codecId)
-      track.codec = String.fromCharCode(...bytes.subarray(body, body + size.value));
+    else if (track && id.value === ids.codecId) track.codec = readAscii(bytes, body, size.value);
     else if (track && id.value === ids.codecPrivate)
       track.codecPrivate = bytes.subarray(body, body + size.value);
     else if (track && id.value === ids.codecDelay) track.codecDelay = value();
@@ -147,7 +119,7 @@ function readElements(bytes: Uint8Array): Elements {
     } else if (id.value === ids.discardPadding) {
       // A BlockGroup's DiscardPadding follows its Block, which is therefore the last block read.
       const block = found.blocks[found.blocks.length - 1];
-      if (block) block.discardPadding = signed(bytes, body, size.value);
+      if (block) block.discardPadding = readIntBE(bytes, body, size.value);
     }
     at = body + size.value;
   }
