@@ -4,7 +4,7 @@
  * syllables per second).
  */
 
-import type { Phone, Vowel } from './text.js';
+import type { Phone, Vowel } from './vocabulary.js';
 
 export type Formants = readonly [number, number, number];
 

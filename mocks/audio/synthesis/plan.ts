@@ -7,28 +7,14 @@
 
 import type { SynthesisRequest } from '../types.js';
 import type { Formants } from './phone-sounds.js';
-import { emotionName, emotionStyle, languageName, languageRhythm, phrasePitch } from './prosody.js';
-import { createRng, hashString, mixSeeds, type Rng } from './rng.js';
-import { type Segment, SegmentBuilder } from './segment-builder.js';
-import { type BreakKind, parseText, type Syllable, type TagKind, type Token } from './text.js';
-
-/** The timeline the renderer plays, plus the few constants it needs. */
-export interface UtterancePlan {
-  readonly segments: readonly Segment[];
-  readonly totalSamples: number;
-  readonly sampleRate: number;
-  /** Seeds the renderer's noise and jitter. */
-  readonly seed: number;
-  /** Period-to-period pitch jitter, as a fraction. */
-  readonly jitter: number;
-  /**
-   * Present on a lazy plan (`planLazily`): plans the next phrase into `segments`; false once the plan
-   * is complete. `totalSamples` is exact from the start either way.
-   */
-  readonly more?: () => boolean;
-  /** Present on a lazy plan: forgets the segments before `index`, which its one renderer has passed. */
-  readonly release?: (index: number) => void;
-}
+import { type PhraseContext, speakPhrase, toPhrases } from './plan-phrase.js';
+import { emotionName, emotionStyle, languageName, languageRhythm } from './prosody.js';
+import { createRng, hashString, mixSeeds } from './rng.js';
+import type { Segment } from './segment.js';
+import { SegmentBuilder } from './segment-builder.js';
+import { parseText } from './text.js';
+import type { PlannedSize, PreparedUtterance, UtterancePlan } from './utterance.js';
+import type { BreakKind, Token } from './vocabulary.js';
 
 /** The effective speaking-rate factor: 0 or missing is 1, and the result is clamped to 0.25..4. */
 export function effectiveRate(speed: number | undefined): number {
@@ -47,48 +33,13 @@ const breakSeconds: Readonly<Record<BreakKind, number>> = {
   question: 0.5,
 };
 
-interface Phrase {
-  readonly items: readonly Token[];
-  readonly ending: BreakKind;
-  readonly syllables: number;
-}
-
-function toPhrases(tokens: readonly Token[]): Phrase[] {
-  const phrases: Phrase[] = [];
-  let items: Token[] = [];
-  let syllables = 0;
-  for (const token of tokens) {
-    if (token.kind === 'break') {
-      phrases.push({ items, ending: token.strength, syllables });
-      items = [];
-      syllables = 0;
-    } else {
-      items.push(token);
-      if (token.kind === 'word') syllables += token.syllables.length;
-    }
-  }
-  if (items.length > 0) phrases.push({ items, ending: 'statement', syllables });
-  return phrases;
-}
-
 /** Per-voice, per-formant offsets (±4%) so two voices with the same scale still differ in colour. */
 function voiceFormantScale(scale: number, seed: number): Formants {
   const rng = createRng(mixSeeds(seed, 0xf0));
   return [scale * rng.range(0.96, 1.04), scale * rng.range(0.96, 1.04), scale * rng.range(0.96, 1.04)];
 }
 
-interface Prepared {
-  readonly parsed: ReturnType<typeof parseText>;
-  readonly request: SynthesisRequest;
-  readonly sampleRate: number;
-  readonly seed: number;
-  readonly style: ReturnType<typeof emotionStyle>;
-  readonly rhythm: ReturnType<typeof languageRhythm>;
-  readonly tempo: number;
-  readonly pitch: number;
-}
-
-function prepare(request: SynthesisRequest, sampleRate: number): Prepared {
+function prepare(request: SynthesisRequest, sampleRate: number): PreparedUtterance {
   const { voice } = request;
   const parsed = parseText(request.text);
   const style = emotionStyle(request.emotion);
@@ -103,7 +54,7 @@ function prepare(request: SynthesisRequest, sampleRate: number): Prepared {
   return { parsed, request, sampleRate, seed, style, rhythm, tempo, pitch: voice.pitchHz * style.pitchScale };
 }
 
-function builderFor({ request: { voice }, sampleRate, style, pitch }: Prepared): SegmentBuilder {
+function builderFor({ request: { voice }, sampleRate, style, pitch }: PreparedUtterance): SegmentBuilder {
   return new SegmentBuilder(
     {
       sampleRate,
@@ -124,7 +75,7 @@ function hasContent(tokens: readonly Token[]): boolean {
 }
 
 /** Speaks the utterance into `builder`, pausing after each phrase; every run makes the same calls. */
-function* speak(prepared: Prepared, builder: SegmentBuilder): Generator<void, void, void> {
+function* speak(prepared: PreparedUtterance, builder: SegmentBuilder): Generator<void, void, void> {
   const { parsed, request, seed, style, rhythm, tempo, pitch } = prepared;
   const { voice } = request;
   if (!hasContent(parsed.tokens)) {
@@ -176,13 +127,6 @@ export function planUtterance(request: SynthesisRequest, sampleRate: number): Ut
   };
 }
 
-/** A request's parse and exact size, kept for the next identical request (see `plannedSize`). */
-interface Planned {
-  readonly voice: SynthesisRequest['voice'];
-  readonly prepared: Prepared;
-  readonly totalSamples: number;
-}
-
 /**
  * The last few plans' parse and size, by everything that shapes the timeline (not the format or the
  * chunk length). Test suites and load tests send the same texts again and again; a 5,000-character
@@ -192,14 +136,14 @@ interface Planned {
  * Bounded (a parsed 5,000-character text is ~100 KB), process-wide, and holds no audio.
  */
 const plannedCapacity = 16;
-const planned = new Map<string, Planned>();
+const planned = new Map<string, PlannedSize>();
 
 function plannedKey(request: SynthesisRequest, sampleRate: number): string {
   const { voice, speed, emotion, language, text } = request;
   return `${voice.id}\u0000${voice.seed}\u0000${sampleRate}\u0000${speed}\u0000${emotion}\u0000${language}\u0000${text}`;
 }
 
-function countSamples(prepared: Prepared): number {
+function countSamples(prepared: PreparedUtterance): number {
   const counter = builderFor(prepared);
   counter.countOnly = true;
   for (const _ of speak(prepared, counter)) {
@@ -209,7 +153,7 @@ function countSamples(prepared: Prepared): number {
 }
 
 /** The request's parse and exact sample count: from the memo when an identical request came lately. */
-function plannedSize(request: SynthesisRequest, sampleRate: number): Planned {
+function plannedSize(request: SynthesisRequest, sampleRate: number): PlannedSize {
   const key = plannedKey(request, sampleRate);
   const known = planned.get(key);
   if (known && known.voice === request.voice) {
@@ -219,7 +163,7 @@ function plannedSize(request: SynthesisRequest, sampleRate: number): Planned {
     return known;
   }
   const prepared = prepare(request, sampleRate);
-  const entry: Planned = { voice: request.voice, prepared, totalSamples: countSamples(prepared) };
+  const entry: PlannedSize = { voice: request.voice, prepared, totalSamples: countSamples(prepared) };
   planned.delete(key);
   if (planned.size >= plannedCapacity) planned.delete(planned.keys().next().value as string);
   planned.set(key, entry);
@@ -260,113 +204,4 @@ export function planLazily(request: SynthesisRequest, sampleRate: number): Utter
       for (; released < index; released++) segments[released] = undefined;
     },
   };
-}
-
-interface PhraseContext {
-  readonly builder: SegmentBuilder;
-  readonly rng: Rng;
-  readonly pitch: number;
-  readonly range: number;
-  readonly stress: number;
-  readonly energy: number;
-  readonly syllableSeconds: number;
-  readonly timeScale: number;
-  readonly pauseScale: number;
-  tagSeed: number;
-}
-
-function speakPhrase(phrase: Phrase, ctx: PhraseContext): void {
-  let index = 0;
-  let previousWasWord = false;
-  for (const item of phrase.items) {
-    if (item.kind === 'tag') {
-      ctx.tagSeed = mixSeeds(ctx.tagSeed, 0x7a9);
-      playTag(item.tag, ctx);
-      previousWasWord = false;
-      continue;
-    }
-    if (item.kind !== 'word') continue;
-    if (previousWasWord) ctx.builder.gap(0.045 * ctx.pauseScale * ctx.rng.range(0.7, 1.3));
-    const syllables = item.syllables;
-    for (let i = 0; i < syllables.length; i++) {
-      const accented = syllables.length > 1 ? i === 0 : ctx.rng.next() < Math.min(0.8, 0.4 * ctx.stress);
-      speakSyllable(syllables[i] as Syllable, index, phrase, accented, ctx);
-      index++;
-    }
-    previousWasWord = true;
-  }
-}
-
-function speakSyllable(
-  syllable: Syllable,
-  index: number,
-  phrase: Phrase,
-  accented: boolean,
-  ctx: PhraseContext,
-): void {
-  const last = index === phrase.syllables - 1;
-  // Both draws happen in a counting pass too: they set every later syllable's duration.
-  const wobble = ctx.rng.range(0.97, 1.03);
-  const seconds =
-    ctx.syllableSeconds *
-    (accented ? 1 + 0.15 * ctx.stress : 0.92) *
-    ctx.rng.range(0.9, 1.1) *
-    (last ? 1.3 : 1);
-  if (ctx.builder.countOnly) {
-    // Pitch and level shape no segment's length: a counting pass needs only the duration.
-    ctx.builder.syllable(syllable, seconds, 0, ctx.timeScale);
-    return;
-  }
-  const position = phrase.syllables > 1 ? index / (phrase.syllables - 1) : 1;
-  const contour = phrasePitch(index, phrase.syllables, phrase.ending, accented, ctx.range);
-  const level = (accented ? 1 : 0.82) * (1 - 0.15 * position) * (last ? 0.9 : 1) * ctx.energy;
-  ctx.builder.pitch(ctx.pitch * contour.start * wobble, ctx.pitch * contour.end * wobble, seconds);
-  ctx.builder.syllable(syllable, seconds, level, ctx.timeScale);
-}
-
-/** Known expression tags: never spoken, they add a pause, a non-speech sound, or whisper the sentence. */
-function playTag(tag: TagKind, ctx: PhraseContext): void {
-  const b = ctx.builder;
-  const rng = createRng(ctx.tagSeed);
-  const s = ctx.pauseScale;
-  switch (tag) {
-    case 'pause':
-      b.gap(0.5 * s);
-      return;
-    case 'long-pause':
-      b.gap(1 * s);
-      return;
-    case 'whisper':
-      b.whisper = true;
-      return;
-    case 'breath':
-      b.gap(0.08 * s);
-      b.pitch(ctx.pitch, ctx.pitch, 0.4);
-      b.at(0.15, { voice: 0, aspiration: 0.16, formants: b.scale([500, 1400, 2500]) });
-      b.at(0.1, { voice: 0, aspiration: 0.18 });
-      b.at(0.15, { voice: 0, aspiration: 0 });
-      b.gap(0.08 * s);
-      return;
-    case 'sigh':
-      b.gap(0.08 * s);
-      b.pitch(ctx.pitch * 1.05, ctx.pitch * 0.78, 0.7);
-      b.at(0.1, { voice: 0.12, aspiration: 0.25, formants: b.scale([700, 1250, 2600]) });
-      b.at(0.4, { voice: 0.15, aspiration: 0.2, formants: b.scale([500, 1600, 2550]) });
-      b.at(0.2, { voice: 0, aspiration: 0 });
-      b.gap(0.1 * s);
-      return;
-    case 'laugh': {
-      b.gap(0.08 * s);
-      const count = 3 + rng.int(2);
-      for (let k = 0; k < count; k++) {
-        const f0 = ctx.pitch * (1.4 - 0.07 * k) * rng.range(0.97, 1.03);
-        b.pitch(f0, f0 * 0.92, 0.17 * s);
-        b.at(0.035 * s, { voice: 0, aspiration: 0.25, formants: b.scale([760, 1250, 2600]) });
-        b.at(0.09 * s, { voice: 0.85 * ctx.energy });
-        b.at(0.03 * s, { voice: 0 });
-        b.gap(0.06 * s);
-      }
-      return;
-    }
-  }
 }

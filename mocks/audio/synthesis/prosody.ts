@@ -3,7 +3,7 @@
  * of a phrase (declination, accents, the final fall or question rise).
  */
 
-import type { BreakKind } from './text.js';
+import type { BreakKind } from './vocabulary.js';
 
 /** What an emotion preset does to the voice. All factors are relative to neutral (1). */
 export interface EmotionStyle {

@@ -7,8 +7,8 @@
  */
 
 import { detCos, resonatorInto } from './deterministic-math.js';
-import type { UtterancePlan } from './plan.js';
-import type { Point, Segment } from './segment-builder.js';
+import type { Point, Segment } from './segment.js';
+import type { UtterancePlan } from './utterance.js';
 
 const TABLE_SIZE = 1024;
 /** Rosenberg glottal-flow derivative, one period, peak magnitude 1 (the closing edge), with a guard point. */

@@ -5,8 +5,9 @@
 
 import { audioMediaTypes } from '../../../openapi/contract.js';
 import type { SynthesisRequest, SynthesisStream } from '../types.js';
-import { planLazily, type UtterancePlan } from './plan.js';
+import { planLazily } from './plan.js';
 import { Renderer } from './render.js';
+import type { UtterancePlan } from './utterance.js';
 import { int16Bytes, wavHeader } from './wav-encode.js';
 
 /** Output sample rate when the request names none, Hz. */

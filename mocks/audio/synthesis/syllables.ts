@@ -3,7 +3,7 @@
  * word a plausible count of syllables with consonant clusters, never a pronunciation dictionary.
  */
 
-import type { Phone, Syllable, Vowel } from './text.js';
+import type { Phone, Syllable, Vowel } from './vocabulary.js';
 
 type Unit = { readonly vowel: Vowel } | { readonly phone: Phone };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashCodeUnit, hashString } from './rng.js';
-import { cjkBlocks, cjkPattern, parseText } from './text.js';
+import { parseText } from './text.js';
+import { cjkBlocks, cjkPattern } from './text-letters.js';
 
 const kinds = (text: string) =>
   parseText(text).tokens.map((t) => (t.kind === 'word' ? t.syllables.length : t));

@@ -4,193 +4,17 @@
  * punctuation) so that the output sounds like someone talking in a made-up language.
  */
 
-import { hashCodeUnit, hashString } from './rng.js';
+import { hashCodeUnit } from './rng.js';
 import { syllabify } from './syllables.js';
-
-export type Vowel = 'a' | 'e' | 'i' | 'o' | 'u';
-export type Phone =
-  | 'p'
-  | 't'
-  | 'k'
-  | 'b'
-  | 'd'
-  | 'g'
-  | 's'
-  | 'z'
-  | 'f'
-  | 'v'
-  | 'sh'
-  | 'ch'
-  | 'th'
-  | 'h'
-  | 'm'
-  | 'n'
-  | 'l'
-  | 'r'
-  | 'w'
-  | 'j';
-
-/** One pseudo-syllable: consonants before, one or two vowels (a glide), consonants after. */
-export interface Syllable {
-  readonly onset: readonly Phone[];
-  readonly nucleus: readonly Vowel[];
-  readonly coda: readonly Phone[];
-}
-
-/** Punctuation strength, which sets the pause length and the phrase-final pitch movement. */
-export type BreakKind = 'minor' | 'statement' | 'exclamation' | 'question';
-
-/** Expression tags that shape the sound; every other `[tag]` is dropped silently. */
-export type TagKind = 'laugh' | 'sigh' | 'breath' | 'pause' | 'long-pause' | 'whisper';
-
-export type Token =
-  | { readonly kind: 'word'; readonly syllables: readonly Syllable[] }
-  | { readonly kind: 'break'; readonly strength: BreakKind }
-  | { readonly kind: 'tag'; readonly tag: TagKind };
-
-export interface ParsedText {
-  readonly tokens: readonly Token[];
-  /** The text with every tag removed and whitespace collapsed: what is actually spoken (seeds the voice). */
-  readonly spoken: string;
-  readonly syllableCount: number;
-}
-
-const tagAliases: Readonly<Record<string, TagKind>> = {
-  laugh: 'laugh',
-  laughs: 'laugh',
-  laughing: 'laugh',
-  laughter: 'laugh',
-  chuckle: 'laugh',
-  giggle: 'laugh',
-  sigh: 'sigh',
-  sighs: 'sigh',
-  breath: 'breath',
-  breathe: 'breath',
-  breathes: 'breath',
-  inhale: 'breath',
-  exhale: 'breath',
-  pause: 'pause',
-  'short pause': 'pause',
-  'long pause': 'long-pause',
-  whisper: 'whisper',
-  whispers: 'whisper',
-  whispering: 'whisper',
-};
-
-const breakRank: Readonly<Record<BreakKind, number>> = {
-  minor: 1,
-  statement: 2,
-  exclamation: 3,
-  question: 4,
-};
-const breakOf: Readonly<Record<string, BreakKind>> = {
-  ',': 'minor',
-  ';': 'minor',
-  ':': 'minor',
-  '(': 'minor',
-  ')': 'minor',
-  '—': 'minor',
-  '–': 'minor',
-  '、': 'minor',
-  '，': 'minor',
-  '；': 'minor',
-  '：': 'minor',
-  '.': 'statement',
-  '…': 'statement',
-  '。': 'statement',
-  '\n': 'statement',
-  '!': 'exclamation',
-  '！': 'exclamation',
-  '?': 'question',
-  '？': 'question',
-  '¿': 'minor',
-  '¡': 'minor',
-};
+import { charAction, cjkSyllable, inCjkBlock } from './text-letters.js';
+import { asciiBreaks, breakRank, otherBreaks, tagAliases } from './text-marks.js';
+import type { BreakKind, CharAction, ParsedText, Syllable, TagKind, Token } from './vocabulary.js';
 
 const digitNames = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
-const cjkOnsets: readonly (Phone | null)[] = [
-  null,
-  'b',
-  'p',
-  'm',
-  'f',
-  'd',
-  't',
-  'n',
-  'l',
-  'g',
-  'k',
-  'h',
-  'j',
-  'ch',
-  'sh',
-  'r',
-  's',
-  'w',
-];
-const vowels: readonly Vowel[] = ['a', 'e', 'i', 'o', 'u'];
 const tagPattern = /\[([^[\]]*)\]/g;
-export const cjkPattern = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const latinLetter = /[a-z]/;
-const otherLetter = /\p{L}/u;
-const combiningMark = /\p{M}/gu;
 
-// A CJK syllable depends only on five small numbers taken from its character's hash (at most
-// 18 × 5 × 5 × 2 × 2 = 1,800 shapes), so characters of one shape share one syllable: a bounded table with
-// no eviction, and a counting pass counts each shape once. Syllables are never changed after they are made.
-const cjkSyllables: Syllable[] = [];
-
-/** Each CJK character is one syllable; its sounds come from its code point (hash `h`) so they are stable. */
-function cjkSyllable(h: number): Syllable {
-  const onsetIndex = h % cjkOnsets.length;
-  const v1Index = (h >>> 8) % vowels.length;
-  const v2Index = (h >>> 12) % vowels.length;
-  const glide = ((h >>> 16) & 3) === 0 && v1Index !== v2Index;
-  const hasCoda = ((h >>> 20) & 3) === 0;
-  const shape = (((onsetIndex * 5 + v1Index) * 5 + v2Index) * 2 + (glide ? 1 : 0)) * 2 + (hasCoda ? 1 : 0);
-  let syllable = cjkSyllables[shape];
-  if (!syllable) {
-    const onset = cjkOnsets[onsetIndex] ?? null;
-    const v1 = vowels[v1Index] ?? 'a';
-    const v2 = vowels[v2Index] ?? 'a';
-    const coda = hasCoda ? (['n'] as const) : [];
-    syllable = { onset: onset ? [onset] : [], nucleus: glide ? [v1, v2] : [v1], coda };
-    cjkSyllables[shape] = syllable;
-  }
-  return syllable;
-}
-
-/**
- * The big CJK blocks (CJK ideographs, Hangul syllables, hiragana, katakana), first to last code point:
- * `cjkPattern` matches every code point in them (text.test.ts checks), so they skip the pattern.
- */
-export const cjkBlocks: readonly (readonly [number, number])[] = [
-  [0x4e00, 0x9fff],
-  [0xac00, 0xd7a3],
-  [0x3041, 0x3096],
-  [0x30a1, 0x30fa],
-];
-
-/** Whether a code unit lies in one of `cjkBlocks`. */
-function inCjkBlock(code: number): boolean {
-  for (const [first, last] of cjkBlocks) if (code >= first && code <= last) return true;
-  return false;
-}
-
-/** Vowel letters of common non-Latin alphabets (Cyrillic, Greek, Hebrew/Arabic matres), by colour. */
-const foreignVowels: Readonly<Record<string, Vowel>> = Object.fromEntries(
-  [...'аяэеёиіїєыоуюαεηιουωاويאוי'].map((c, i) => [c, vowels[i % vowels.length] ?? 'a']),
-);
-
-/** Letters of non-Latin alphabets (Cyrillic, Greek, Arabic...) become Latin letters by code point. */
-function romanize(char: string): string {
-  const lower = char.toLowerCase();
-  const vowel = foreignVowels[lower];
-  if (vowel) return vowel;
-  const cp = lower.codePointAt(0) ?? 0;
-  const consonants = 'bdfgklmnprstvz';
-  return consonants[cp % consonants.length] ?? 't';
-}
+/** Syllables of the digit names, made once: a digit is read as its English name. */
+const digitSyllables: readonly (readonly Syllable[])[] = digitNames.map((name) => syllabify(name));
 
 /**
  * `compute` with its results kept by key, up to `capacity` keys, then emptied (which changes no
@@ -212,42 +36,6 @@ function kept<V>(capacity: number, compute: (key: string) => V): (key: string) =
 // Words repeat (Zipf): their syllables are kept, so a long text splits each word once. Syllables are
 // never changed after they are made, so sharing them between tokens is safe.
 const syllablesOf: (word: string) => readonly Syllable[] = kept(4096, syllabify);
-
-/** Syllables of the digit names, made once: a digit is read as its English name. */
-const digitSyllables: readonly (readonly Syllable[])[] = digitNames.map((name) => syllabify(name));
-
-/** Break marks by code unit (all are one), so the scan needs no lookup by string. */
-const asciiBreaks: readonly (BreakKind | undefined)[] = Array.from(
-  { length: 0x80 },
-  (_, code) => breakOf[String.fromCharCode(code)],
-);
-const otherBreaks = new Map<number, BreakKind>(
-  Object.entries(breakOf)
-    .filter(([mark]) => mark.charCodeAt(0) >= 0x80)
-    .map(([mark, strength]) => [mark.charCodeAt(0), strength]),
-);
-
-/**
- * What a character beyond ASCII that is neither a break mark nor in `cjkBlocks` does to the text, decided
- * once per character by the rules below (in this order): a CJK syllable (a rarer block), letters joining the
- * word (an accented Latin letter's base, or a romanized letter of another alphabet), nothing (an
- * apostrophe), or the end of a word.
- */
-type CharAction =
-  | { readonly kind: 'cjk'; readonly hash: number }
-  | { readonly kind: 'letters'; readonly letters: string }
-  | { readonly kind: 'none' }
-  | { readonly kind: 'end-word' };
-
-function charAction(char: string): CharAction {
-  if (cjkPattern.test(char)) return { kind: 'cjk', hash: hashString(char) };
-  const base = char.normalize('NFKD').replace(combiningMark, '').toLowerCase();
-  if (base.length === 1 && latinLetter.test(base)) return { kind: 'letters', letters: base };
-  // Apostrophes stay inside words ("don’t").
-  if (char === '’') return { kind: 'none' };
-  if (otherLetter.test(char)) return { kind: 'letters', letters: romanize(char) };
-  return { kind: 'end-word' };
-}
 
 // An alphabet repeats few characters: each one's action (Unicode tests, NFKD) is worked out once.
 // Actions are never changed, so sharing them is safe.
