@@ -10,6 +10,7 @@
 
 export { analyze, analyzeDefaults } from './analysis/analyze.js';
 export { sniffContainer } from './containers/sniff.js';
+export { SynthesisCaches } from './synthesis/caches.js';
 export { MP3_KBPS, mp3SampleRates } from './synthesis/mp3-encode.js';
 export { type EmotionStyle, emotionStyle, emotionStyles, languageRhythm } from './synthesis/prosody.js';
 export {

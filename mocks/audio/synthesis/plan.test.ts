@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { VoiceProfile } from '../types.js';
+import { SynthesisCaches } from './caches.js';
 import { planLazily, planUtterance } from './plan.js';
 import { Renderer } from './render.js';
 import { synthesize } from './synthesize.js';
@@ -54,18 +55,21 @@ describe('planLazily', () => {
   });
 
   it('plans a repeated request from the memo with the same samples, and never mixes up two voices', () => {
+    const caches = new SynthesisCaches();
     const text = 'A sentence said twice, the same way each time. And a second one!';
     const request = { text, voice, format: 'pcm' as const, speed: 1.2 };
     const fresh = rendered(planUtterance(request, 24_000));
-    planLazily(request, 24_000); // now in the memo
-    const again = planLazily(request, 24_000);
+    planLazily(request, 24_000, caches); // now in the memo
+    expect(caches.plans.size).toBe(1);
+    const again = planLazily(request, 24_000, caches);
+    expect(caches.plans.size).toBe(1);
     expect(again.totalSamples).toBe(fresh.length);
     expect(Buffer.compare(Buffer.from(rendered(again).buffer), Buffer.from(fresh.buffer))).toBe(0);
     // A custom voice remade under the same id and seed with another profile (slower speech) is planned
     // anew: it must not be given the first voice's size.
     const slower: VoiceProfile = { ...voice, syllablesPerSecond: voice.syllablesPerSecond / 2 };
     const other = { ...request, voice: slower };
-    expect(planLazily(other, 24_000).totalSamples).toBe(planUtterance(other, 24_000).totalSamples);
-    expect(planLazily(other, 24_000).totalSamples).toBeGreaterThan(fresh.length);
+    expect(planLazily(other, 24_000, caches).totalSamples).toBe(planUtterance(other, 24_000).totalSamples);
+    expect(planLazily(other, 24_000, caches).totalSamples).toBeGreaterThan(fresh.length);
   });
 });

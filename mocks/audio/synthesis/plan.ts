@@ -6,6 +6,7 @@
  */
 
 import type { SynthesisRequest } from '../types.js';
+import { SynthesisCaches } from './caches.js';
 import type { Formants } from './phone-sounds.js';
 import { type PhraseContext, speakPhrase, toPhrases } from './plan-phrase.js';
 import { emotionName, emotionStyle, languageName, languageRhythm } from './prosody.js';
@@ -39,9 +40,9 @@ function voiceFormantScale(scale: number, seed: number): Formants {
   return [scale * rng.range(0.96, 1.04), scale * rng.range(0.96, 1.04), scale * rng.range(0.96, 1.04)];
 }
 
-function prepare(request: SynthesisRequest, sampleRate: number): PreparedUtterance {
+function prepare(request: SynthesisRequest, sampleRate: number, caches: SynthesisCaches): PreparedUtterance {
   const { voice } = request;
-  const parsed = parseText(request.text);
+  const parsed = parseText(request.text, caches);
   const style = emotionStyle(request.emotion);
   const rhythm = languageRhythm(request.language);
   const seed = mixSeeds(
@@ -106,14 +107,19 @@ function* speak(prepared: PreparedUtterance, builder: SegmentBuilder): Generator
 }
 
 /**
- * Plans the whole utterance of a request.
+ * Plans the whole utterance of a request. `caches` keeps the syllables of its words for later requests (a
+ * fresh one, dropped after the call, when none is passed).
  *
  * @example
  * const plan = planUtterance(request, 24000);
  * plan.totalSamples / plan.sampleRate; // the duration in seconds, known before rendering
  */
-export function planUtterance(request: SynthesisRequest, sampleRate: number): UtterancePlan {
-  const prepared = prepare(request, sampleRate);
+export function planUtterance(
+  request: SynthesisRequest,
+  sampleRate: number,
+  caches: SynthesisCaches = new SynthesisCaches(),
+): UtterancePlan {
+  const prepared = prepare(request, sampleRate, caches);
   const builder = builderFor(prepared);
   for (const _ of speak(prepared, builder)) {
     // every phrase at once
@@ -128,16 +134,9 @@ export function planUtterance(request: SynthesisRequest, sampleRate: number): Ut
 }
 
 /**
- * The last few plans' parse and size, by everything that shapes the timeline (not the format or the
- * chunk length). Test suites and load tests send the same texts again and again; a 5,000-character
- * text costs ~1 ms to parse and count before its first byte, which an identical request now skips.
- * The plan is a pure function of these fields, so a hit changes no byte. A hit must also be the same
- * voice object: a custom voice deleted and remade under another profile is never mistaken for it.
- * Bounded (a parsed 5,000-character text is ~100 KB), process-wide, and holds no audio.
+ * The key of a request in `SynthesisCaches.plans`: everything that shapes the timeline, not the format or
+ * the chunk length. The plan is a pure function of these fields, so a hit changes no byte.
  */
-const plannedCapacity = 16;
-const planned = new Map<string, PlannedSize>();
-
 function plannedKey(request: SynthesisRequest, sampleRate: number): string {
   const { voice, speed, emotion, language, text } = request;
   return `${voice.id}\u0000${voice.seed}\u0000${sampleRate}\u0000${speed}\u0000${emotion}\u0000${language}\u0000${text}`;
@@ -152,37 +151,37 @@ function countSamples(prepared: PreparedUtterance): number {
   return counter.totalSamples;
 }
 
-/** The request's parse and exact sample count: from the memo when an identical request came lately. */
-function plannedSize(request: SynthesisRequest, sampleRate: number): PlannedSize {
+/**
+ * The request's parse and exact sample count: from `caches.plans` when an identical request came lately.
+ * A hit must also be the same voice object: a custom voice deleted and remade under another profile is
+ * never mistaken for it.
+ */
+function plannedSize(request: SynthesisRequest, sampleRate: number, caches: SynthesisCaches): PlannedSize {
   const key = plannedKey(request, sampleRate);
-  const known = planned.get(key);
-  if (known && known.voice === request.voice) {
-    // Most recently used last, so the oldest is the first to go.
-    planned.delete(key);
-    planned.set(key, known);
-    return known;
-  }
-  const prepared = prepare(request, sampleRate);
-  const entry: PlannedSize = { voice: request.voice, prepared, totalSamples: countSamples(prepared) };
-  planned.delete(key);
-  if (planned.size >= plannedCapacity) planned.delete(planned.keys().next().value as string);
-  planned.set(key, entry);
-  return entry;
+  const known = caches.plans.get(key);
+  if (known && known.voice === request.voice) return known;
+  const prepared = prepare(request, sampleRate, caches);
+  return caches.plans.set(key, { voice: request.voice, prepared, totalSamples: countSamples(prepared) });
 }
 
 /**
  * The same plan, made as it is rendered: a counting pass (no segments kept) gives the exact size at
  * once, then `more()` plans one phrase at a time. A stream's first chunk no longer waits for the
  * segments of the whole text (5,000 characters took ~10 ms to plan before; the count takes a fraction,
- * and an identical request made lately skips it, see `plannedSize`).
+ * and an identical request made lately skips it when `caches` holds it, see `plannedSize`). Without
+ * `caches`, a fresh one is used and dropped with the plan.
  *
  * Render it once: the renderer releases the segments it has passed.
  *
  * @example
- * const plan = planLazily(request, 24000); // plan.totalSamples is exact; new Renderer(plan) pulls phrases
+ * const plan = planLazily(request, 24000, caches); // totalSamples is exact; new Renderer(plan) pulls phrases
  */
-export function planLazily(request: SynthesisRequest, sampleRate: number): UtterancePlan {
-  const { prepared, totalSamples } = plannedSize(request, sampleRate);
+export function planLazily(
+  request: SynthesisRequest,
+  sampleRate: number,
+  caches: SynthesisCaches = new SynthesisCaches(),
+): UtterancePlan {
+  const { prepared, totalSamples } = plannedSize(request, sampleRate, caches);
   const builder = builderFor(prepared);
   const steps = speak(prepared, builder);
   const segments = builder.segments as (Segment | undefined)[];

@@ -5,6 +5,7 @@
 
 import { audioMediaTypes } from '../../../openapi/contract.js';
 import type { SynthesisRequest, SynthesisStream } from '../types.js';
+import { SynthesisCaches } from './caches.js';
 import { planLazily } from './plan.js';
 import { Renderer } from './render.js';
 import type { UtterancePlan } from './utterance.js';
@@ -43,11 +44,19 @@ export type Mp3Encoding = (
 /**
  * `synthesize()` of synthesize.ts without the MP3 encoder loaded: the mock's streams of WAV and PCM
  * come from here, so their first request does not wait ~25 ms for lamejs. An mp3 request needs
- * `encodeMp3`.
+ * `encodeMp3`. The plan's parse and size are kept in `caches` for the next identical request (in a fresh
+ * one, dropped with the stream, when none is passed).
+ *
+ * @example
+ * const stream = synthesizeStream({ text: 'Hi', voice, format: 'wav' }, caches);
  */
-export function synthesizeStream(request: SynthesisRequest, encodeMp3?: Mp3Encoding): SynthesisStream {
+export function synthesizeStream(
+  request: SynthesisRequest,
+  caches: SynthesisCaches = new SynthesisCaches(),
+  encodeMp3?: Mp3Encoding,
+): SynthesisStream {
   if (request.format === 'mp3' && !encodeMp3) throw new RangeError('mp3 needs the encoder: use synthesize()');
-  return streamOf(request, encodeMp3 as Mp3Encoding);
+  return streamOf(request, caches, encodeMp3 as Mp3Encoding);
 }
 
 /**
@@ -55,14 +64,18 @@ export function synthesizeStream(request: SynthesisRequest, encodeMp3?: Mp3Encod
  * counted up front (so sizes are exact); its segments are planned and its audio rendered only as
  * chunks are pulled.
  */
-function streamOf(request: SynthesisRequest, encodeMp3: Mp3Encoding): SynthesisStream {
+function streamOf(
+  request: SynthesisRequest,
+  caches: SynthesisCaches,
+  encodeMp3: Mp3Encoding,
+): SynthesisStream {
   const sampleRate = sampleRateOf(request);
   // Planned as the chunks are pulled, so the first chunk of a long text is not kept waiting. A lazy
-  // plan is rendered once, so each further call of chunks() plans again.
-  const plan = planLazily(request, sampleRate);
+  // plan is rendered once, so each further call of chunks() plans again (its size from `caches`).
+  const plan = planLazily(request, sampleRate, caches);
   let unused: UtterancePlan | undefined = plan;
   const freshPlan = (): UtterancePlan => {
-    const next = unused ?? planLazily(request, sampleRate);
+    const next = unused ?? planLazily(request, sampleRate, caches);
     unused = undefined;
     return next;
   };

@@ -4,6 +4,7 @@
  */
 
 import type { SynthesisRequest, SynthesisStream } from '../types.js';
+import type { SynthesisCaches } from './caches.js';
 import { mp3Chunks } from './mp3-encode.js';
 import { planUtterance } from './plan.js';
 import { Renderer } from './render.js';
@@ -16,14 +17,15 @@ export { DEFAULT_CHUNK_MS, DEFAULT_SAMPLE_RATE } from './stream.js';
 /**
  * Plans a synthesis and returns its metadata with a lazy chunk generator. The utterance's size is
  * counted up front (so sizes are exact); its segments are planned and its audio rendered only as
- * chunks are pulled.
+ * chunks are pulled. With `caches`, what an identical later request can reuse (the parse, the size) is
+ * kept there; without, nothing is kept after the stream is dropped.
  *
  * @example
- * const stream = synthesize({ text: 'Hello there!', voice: systemVoices[0], format: 'wav' });
+ * const stream = synthesize({ text: 'Hello there!', voice: systemVoices[0], format: 'wav' }, caches);
  * for (const chunk of stream.chunks()) response.write(chunk); // header first, then 100 ms per chunk
  */
-export function synthesize(request: SynthesisRequest): SynthesisStream {
-  return synthesizeStream(request, mp3Chunks);
+export function synthesize(request: SynthesisRequest, caches?: SynthesisCaches): SynthesisStream {
+  return synthesizeStream(request, caches, mp3Chunks);
 }
 
 /**
@@ -33,11 +35,11 @@ export function synthesize(request: SynthesisRequest): SynthesisStream {
  * @example
  * const wav = synthesizeToBytes({ text: 'Hi', voice, format: 'wav' }); // RIFF....WAVE...
  */
-export function synthesizeToBytes(request: SynthesisRequest): Uint8Array {
-  if (request.format === 'mp3') return concat([...synthesize(request).chunks()]);
+export function synthesizeToBytes(request: SynthesisRequest, caches?: SynthesisCaches): Uint8Array {
+  if (request.format === 'mp3') return concat([...synthesize(request, caches).chunks()]);
   // Render wav/pcm in one pass straight into the output buffer (no chunk copies).
   const sampleRate = sampleRateOf(request);
-  const plan = planUtterance(request, sampleRate);
+  const plan = planUtterance(request, sampleRate, caches);
   const offset = request.format === 'wav' ? WAV_HEADER_BYTES : 0;
   const out = new Uint8Array(offset + plan.totalSamples * 2);
   if (offset > 0) out.set(wavHeader(plan.totalSamples * 2, { sampleRate, channels: 1, bitDepth: 16 }), 0);
@@ -48,12 +50,15 @@ export function synthesizeToBytes(request: SynthesisRequest): Uint8Array {
 }
 
 /** Renders a request to mono 16-bit samples (for fixtures and tests that need samples, not bytes). */
-export function synthesizeSamples(request: Omit<SynthesisRequest, 'format'>): {
+export function synthesizeSamples(
+  request: Omit<SynthesisRequest, 'format'>,
+  caches?: SynthesisCaches,
+): {
   samples: Int16Array;
   sampleRate: number;
 } {
   const sampleRate = sampleRateOf(request);
-  const plan = planUtterance({ ...request, format: 'pcm' }, sampleRate);
+  const plan = planUtterance({ ...request, format: 'pcm' }, sampleRate, caches);
   const samples = new Int16Array(plan.totalSamples);
   new Renderer(plan).render(samples, 0, samples.length);
   return { samples, sampleRate };

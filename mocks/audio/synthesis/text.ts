@@ -4,6 +4,7 @@
  * punctuation) so that the output sounds like someone talking in a made-up language.
  */
 
+import { SynthesisCaches } from './caches.js';
 import { hashCodeUnit } from './rng.js';
 import { syllabify } from './syllables.js';
 import { charAction, cjkSyllable, inCjkBlock } from './text-letters.js';
@@ -16,43 +17,30 @@ const tagPattern = /\[([^[\]]*)\]/g;
 /** Syllables of the digit names, made once: a digit is read as its English name. */
 const digitSyllables: readonly (readonly Syllable[])[] = digitNames.map((name) => syllabify(name));
 
-/**
- * `compute` with its results kept by key, up to `capacity` keys, then emptied (which changes no
- * result). For pure functions whose results are never changed, so callers may share them.
- */
-function kept<V>(capacity: number, compute: (key: string) => V): (key: string) => V {
-  const results = new Map<string, V>();
-  return (key) => {
-    let value = results.get(key);
-    if (value === undefined) {
-      if (results.size >= capacity) results.clear();
-      value = compute(key);
-      results.set(key, value);
-    }
-    return value;
-  };
-}
-
-// Words repeat (Zipf): their syllables are kept, so a long text splits each word once. Syllables are
-// never changed after they are made, so sharing them between tokens is safe.
-const syllablesOf: (word: string) => readonly Syllable[] = kept(4096, syllabify);
-
-// An alphabet repeats few characters: each one's action (Unicode tests, NFKD) is worked out once.
-// Actions are never changed, so sharing them is safe.
-const actionOf: (char: string) => CharAction = kept(4096, charAction);
-
 const isAsciiLetter = (code: number): boolean =>
   (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
 
 class Tokenizer {
   readonly tokens: Token[] = [];
+  /**
+   * Words repeat (Zipf): their syllables are kept, so a long text splits each word once. An alphabet
+   * repeats few characters: each one's action (Unicode tests, NFKD) is worked out once. Neither is ever
+   * changed after it is made, so tokens and texts may share them.
+   */
+  private readonly words: SynthesisCaches['words'];
+  private readonly characters: SynthesisCaches['characters'];
   syllableCount = 0;
   private word = '';
   private cjkRun: Syllable[] = [];
 
+  constructor(caches: SynthesisCaches) {
+    this.words = caches.words;
+    this.characters = caches.characters;
+  }
+
   flushWord(): void {
     if (this.word) {
-      this.pushWord(syllablesOf(this.word));
+      this.pushWord(this.syllablesOf(this.word));
       this.word = '';
     }
     if (this.cjkRun.length > 0) {
@@ -120,7 +108,7 @@ class Tokenizer {
         const char = text.slice(i, pair ? i + 2 : i + 1);
         const brk = pair ? undefined : otherBreaks.get(code);
         if (brk) this.pushBreak(brk);
-        else this.feedAction(actionOf(char));
+        else this.feedAction(this.actionOf(char));
         i += char.length;
       }
     }
@@ -138,6 +126,14 @@ class Tokenizer {
       // An apostrophe stays inside its word ("don't"); anything else ends it.
       this.flushWord();
     }
+  }
+
+  private syllablesOf(word: string): readonly Syllable[] {
+    return this.words.get(word) ?? this.words.set(word, syllabify(word));
+  }
+
+  private actionOf(char: string): CharAction {
+    return this.characters.get(char) ?? this.characters.set(char, charAction(char));
   }
 
   private pushCjk(hash: number): void {
@@ -204,13 +200,15 @@ function isCollapsed(text: string): boolean {
 }
 
 /**
- * Splits text into words of pseudo-syllables, punctuation breaks and known expression tags.
+ * Splits text into words of pseudo-syllables, punctuation breaks and known expression tags. The syllables
+ * of words and the actions of characters are kept in `caches` (a fresh one, dropped after the call, when
+ * none is passed); they change no result.
  *
  * @example
  * parseText('Hello [laugh] world?').tokens.map((t) => t.kind); // ['word', 'tag', 'word', 'break']
  */
-export function parseText(text: string): ParsedText {
-  const tokenizer = new Tokenizer();
+export function parseText(text: string, caches: SynthesisCaches = new SynthesisCaches()): ParsedText {
+  const tokenizer = new Tokenizer(caches);
   let last = 0;
   // Most texts have no tag: skip the pattern's pass over them.
   const tagged = text.includes('[');

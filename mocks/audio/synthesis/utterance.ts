@@ -1,6 +1,6 @@
 /**
  * What planning makes of a request: the timeline the renderer plays, and the prepared request (parse,
- * seed, style) that a counting pass and the plan memo keep. Types only.
+ * seed, style) that a counting pass and the plan memo (SynthesisCaches.plans) keep. Types only.
  */
 
 import type { SynthesisRequest, VoiceProfile } from '../types.js';
@@ -38,7 +38,7 @@ export interface PreparedUtterance {
   readonly pitch: number;
 }
 
-/** A request's parse and exact size, kept for the next identical request (see `plannedSize`). */
+/** A request's parse and exact size, kept in `SynthesisCaches.plans` for the next identical request. */
 export interface PlannedSize {
   readonly voice: VoiceProfile;
   readonly prepared: PreparedUtterance;
