@@ -1,3 +1,14 @@
+/**
+ * The analysis of reference recordings (this folder): what a recording is and whether it can be a
+ * voice's reference. analyze() runs the verdicts (verdicts.ts) on what the container readers say
+ * (../containers/) and on the decoded samples (decode-wav.ts, decode-compressed.ts with
+ * mono-collector.ts), with the duration read per container (duration-by-container.ts), speech and
+ * pauses from speech-detect.ts and pitch from pitch.ts.
+ *
+ * May import ../containers/ and ../types.ts, the contract's limits, music-metadata and (only by
+ * import(), on first use) the wasm decoders; never ../synthesis/.
+ */
+
 import { limits } from '../../../openapi/contract.js';
 import { type Sniffed, sniff } from '../containers/sniff.js';
 import { readWav, type WavInfo } from '../containers/wav-riff.js';

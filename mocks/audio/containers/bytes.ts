@@ -1,8 +1,8 @@
 /**
  * The byte reader every container parser uses: EBML variable-length integers, four-character codes and
  * other ASCII text, big- and little-endian integers. Plain `Uint8Array` indexing, no `Buffer` or
- * `DataView` needed, so it bundles for a browser. Files are untrusted: no read throws, and what lies past
- * the end of the bytes reads as described at each function.
+ * `DataView` needed, so it bundles for a browser. Files are untrusted: what lies past the end of the
+ * bytes reads as described at each function.
  */
 
 /** An EBML variable-length integer and how many bytes it took. */

@@ -1,3 +1,14 @@
+/**
+ * The container formats (this folder): what the bytes of an audio file are, read from the bytes alone.
+ * sniff.ts recognises the container; wav-riff.ts reads RIFF/RF64 headers; mpeg-frame.ts, mpeg-walk.ts and
+ * mpeg-tag.ts read MPEG audio frames and their Xing/Info/VBRI/LAME tags; mp4-boxes.ts, mp4-timing.ts and
+ * mp4-itunes-smpb.ts read ISO BMFF boxes; webm.ts and webm-lacing.ts read WebM/Matroska; opus-head.ts
+ * and opus-packet.ts read Opus. Nothing here decodes audio.
+ *
+ * Integers of several bytes, EBML vints and text are read with bytes.ts (bit fields of a frame header
+ * straight from the bytes); nothing outside this folder is imported but the shared types (../types.ts).
+ */
+
 import type { Container } from '../types.js';
 import { readAscii, readVint } from './bytes.js';
 import { adtsFrameLength, chainsAdts, chainsMpeg, mpegFrameAt } from './mpeg-frame.js';

@@ -35,7 +35,7 @@ function* pcmChunks(plan: UtterancePlan, chunkSamples: number): Generator<Int16A
   }
 }
 
-/** The MP3 encoder of chunks (mp3.ts), handed in so that WAV and PCM never load lamejs. */
+/** The MP3 encoder of chunks (mp3-encode.ts), handed in so that WAV and PCM never load lamejs. */
 export type Mp3Encoding = (
   pcm: Iterable<Int16Array>,
   sampleRate: number,

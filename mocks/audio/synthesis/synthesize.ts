@@ -1,6 +1,14 @@
 /**
- * The fake-voice synthesizer: text + voice → speech-like audio in a made-up language, deterministic to
- * the byte, streamable chunk by chunk.
+ * The fake-voice synthesizer (this folder): text + voice → speech-like audio in a made-up language,
+ * deterministic to the byte, streamable chunk by chunk. The path of a request: text.ts parses it into
+ * the vocabulary of vocabulary.ts (syllables.ts, text-marks.ts, text-letters.ts), plan.ts and
+ * plan-phrase.ts turn it into a segment timeline (segment-builder.ts, prosody.ts, voices.ts, rng.ts),
+ * render.ts and source-filter.ts play it as 16-bit samples, and stream.ts, wav-encode.ts and
+ * mp3-encode.ts package them. What may be reused between requests lives in a SynthesisCaches
+ * (caches.ts) that the caller owns and passes in.
+ *
+ * Imports ../types.ts, the contract's media types and lamejs (mp3-encode.ts); never ../analysis/ or
+ * ../containers/.
  */
 
 import type { SynthesisRequest, SynthesisStream } from '../types.js';

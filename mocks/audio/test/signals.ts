@@ -1,6 +1,6 @@
 /**
  * Test signals and WAV and MP3 writers for the analysis tests. Deliberately independent of the
- * synthesizer and of `wav-encode.ts`/`mp3.ts` so that the analyser is not tested against the code it will
+ * synthesizer and of `synthesis/wav-encode.ts`/`synthesis/mp3-encode.ts` so that the analyser is not tested against the code it will
  * judge.
  */
 
