@@ -6,7 +6,7 @@ import {
   synthesizeToBytes,
   systemVoices,
 } from '../../mocks/audio/index.js';
-import { mp3Chunks } from '../../mocks/audio/mp3.js';
+import { mp3Chunks } from '../../mocks/audio/synthesis/mp3-encode.js';
 import type { VoiceProfile } from '../../mocks/audio/types.js';
 
 const voice = systemVoices[0] as VoiceProfile;

@@ -6,8 +6,8 @@ import {
   committedFixtures,
   readCommittedFixture,
 } from '../../../fixtures/committed.js';
-import { analyze } from '../analyze.js';
-import { sniffContainer } from '../container.js';
+import { analyze } from '../analysis/analyze.js';
+import { sniffContainer } from '../containers/sniff.js';
 
 describe('committed fixtures', () => {
   it('lists every file of fixtures/files and nothing else', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readCommittedFixture } from '../../../fixtures/committed.js';
-import { analyze } from '../analyze.js';
-import { webmAudioFrames } from '../container-webm.js';
+import { analyze } from '../analysis/analyze.js';
+import { webmAudioFrames } from '../containers/webm.js';
 import type { Analysis, AnalysisAccepted } from '../types.js';
 
 function expectAccepted(analysis: Analysis): AnalysisAccepted {

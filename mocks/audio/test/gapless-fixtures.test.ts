@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCommittedFixture } from '../../../fixtures/committed.js';
-import { analyze } from '../analyze.js';
+import { analyze } from '../analysis/analyze.js';
 
 /**
  * Clips of exactly 3.000 s and 60.000 s made by real encoders (ffmpeg: LAME, its AAC, libopus). Their

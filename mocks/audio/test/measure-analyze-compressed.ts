@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { committedFixturePath } from '../../../fixtures/committed.js';
-import { analyze } from '../analyze.js';
-import { sniff } from '../container.js';
-import { decodeCompressed } from '../decode-compressed.js';
+import { analyze } from '../analysis/analyze.js';
+import { decodeCompressed } from '../analysis/decode-compressed.js';
+import { sniff } from '../containers/sniff.js';
 import { timeAsync } from './measure-timing.js';
 
 const runs = Number(process.argv[2] ?? 20);

@@ -5,8 +5,9 @@
  *   npx tsx mocks/audio/test/measure-analyze.ts [runs]
  */
 import wavefile from 'wavefile';
-import { analyze } from '../analyze.js';
-import { decodeWavMono, readWav } from '../wav-decode.js';
+import { analyze } from '../analysis/analyze.js';
+import { decodeWavMono } from '../analysis/decode-wav.js';
+import { readWav } from '../containers/wav-riff.js';
 import { timeAsync } from './measure-timing.js';
 import { speechLike, writeWav } from './signals.js';
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { committedFixturePath } from '../../../fixtures/committed.js';
-import { analyze } from '../analyze.js';
+import { analyze } from '../analysis/analyze.js';
 
 const durations = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [2.95, 3, 60, 60.05];
 const source = fileURLToPath(committedFixturePath('speech-espeak-wav'));

@@ -1,6 +1,6 @@
 /**
  * Test signals and WAV and MP3 writers for the analysis tests. Deliberately independent of the
- * synthesizer and of `wav-encode.ts`/`mp3.ts` so that the analyser is not tested against the code it will
+ * synthesizer and of `synthesis/wav-encode.ts`/`synthesis/mp3-encode.ts` so that the analyser is not tested against the code it will
  * judge.
  */
 
@@ -208,6 +208,35 @@ export function writeWav(channels: readonly Float32Array[], options: WavWriteOpt
     }
   }
   return bytes;
+}
+
+/** A hand-made WAV with the given format tag and sample bytes (G.711 and odd formats). */
+export function rawWav(tag: number, bits: number, samples: number[], channels = 1): Uint8Array {
+  const header = new Uint8Array(44 + samples.length);
+  const view = new DataView(header.buffer);
+  header.set(
+    [...'RIFF'].map((c) => c.charCodeAt(0)),
+    0,
+  );
+  view.setUint32(4, 36 + samples.length, true);
+  header.set(
+    [...'WAVEfmt '].map((c) => c.charCodeAt(0)),
+    8,
+  );
+  view.setUint32(16, 16, true);
+  view.setUint16(20, tag, true);
+  view.setUint16(22, channels, true);
+  view.setUint32(24, 8000, true);
+  view.setUint32(28, 8000 * channels * (bits / 8), true);
+  view.setUint16(32, channels * (bits / 8), true);
+  view.setUint16(34, bits, true);
+  header.set(
+    [...'data'].map((c) => c.charCodeAt(0)),
+    36,
+  );
+  view.setUint32(40, samples.length, true);
+  header.set(samples, 44);
+  return header;
 }
 
 /** A mono 16-bit WAV of the given samples. */

@@ -1,0 +1,147 @@
+/**
+ * Speaks the phrases of an utterance into a segment builder: syllable durations, accents, the pitch
+ * contour and loudness of each syllable, and the sounds of expression tags. Every run over the same
+ * phrases makes the same calls in the same order, counting pass or not.
+ */
+
+import { phrasePitch } from './prosody.js';
+import { createRng, mixSeeds, type Rng } from './rng.js';
+import type { SegmentBuilder } from './segment-builder.js';
+import type { BreakKind, Syllable, TagKind, Token } from './vocabulary.js';
+
+/** The tokens up to a break, and the break. */
+export interface Phrase {
+  readonly items: readonly Token[];
+  readonly ending: BreakKind;
+  readonly syllables: number;
+}
+
+/** Splits tokens into phrases at their breaks; the last phrase ends as a statement. */
+export function toPhrases(tokens: readonly Token[]): Phrase[] {
+  const phrases: Phrase[] = [];
+  let items: Token[] = [];
+  let syllables = 0;
+  for (const token of tokens) {
+    if (token.kind === 'break') {
+      phrases.push({ items, ending: token.strength, syllables });
+      items = [];
+      syllables = 0;
+    } else {
+      items.push(token);
+      if (token.kind === 'word') syllables += token.syllables.length;
+    }
+  }
+  if (items.length > 0) phrases.push({ items, ending: 'statement', syllables });
+  return phrases;
+}
+
+/** What every syllable of an utterance needs to know, and the tag seed that moves on with each tag. */
+export interface PhraseContext {
+  readonly builder: SegmentBuilder;
+  readonly rng: Rng;
+  readonly pitch: number;
+  readonly range: number;
+  readonly stress: number;
+  readonly energy: number;
+  readonly syllableSeconds: number;
+  readonly timeScale: number;
+  readonly pauseScale: number;
+  tagSeed: number;
+}
+
+/** Speaks one phrase: words with short gaps between them, and tags in their place. */
+export function speakPhrase(phrase: Phrase, ctx: PhraseContext): void {
+  let index = 0;
+  let previousWasWord = false;
+  for (const item of phrase.items) {
+    if (item.kind === 'tag') {
+      ctx.tagSeed = mixSeeds(ctx.tagSeed, 0x7a9);
+      playTag(item.tag, ctx);
+      previousWasWord = false;
+      continue;
+    }
+    if (item.kind !== 'word') continue;
+    if (previousWasWord) ctx.builder.gap(0.045 * ctx.pauseScale * ctx.rng.range(0.7, 1.3));
+    const syllables = item.syllables;
+    for (let i = 0; i < syllables.length; i++) {
+      const accented = syllables.length > 1 ? i === 0 : ctx.rng.next() < Math.min(0.8, 0.4 * ctx.stress);
+      speakSyllable(syllables[i] as Syllable, index, phrase, accented, ctx);
+      index++;
+    }
+    previousWasWord = true;
+  }
+}
+
+function speakSyllable(
+  syllable: Syllable,
+  index: number,
+  phrase: Phrase,
+  accented: boolean,
+  ctx: PhraseContext,
+): void {
+  const last = index === phrase.syllables - 1;
+  // Both draws happen in a counting pass too: they set every later syllable's duration.
+  const wobble = ctx.rng.range(0.97, 1.03);
+  const seconds =
+    ctx.syllableSeconds *
+    (accented ? 1 + 0.15 * ctx.stress : 0.92) *
+    ctx.rng.range(0.9, 1.1) *
+    (last ? 1.3 : 1);
+  if (ctx.builder.countOnly) {
+    // Pitch and level shape no segment's length: a counting pass needs only the duration.
+    ctx.builder.syllable(syllable, seconds, 0, ctx.timeScale);
+    return;
+  }
+  const position = phrase.syllables > 1 ? index / (phrase.syllables - 1) : 1;
+  const contour = phrasePitch(index, phrase.syllables, phrase.ending, accented, ctx.range);
+  const level = (accented ? 1 : 0.82) * (1 - 0.15 * position) * (last ? 0.9 : 1) * ctx.energy;
+  ctx.builder.pitch(ctx.pitch * contour.start * wobble, ctx.pitch * contour.end * wobble, seconds);
+  ctx.builder.syllable(syllable, seconds, level, ctx.timeScale);
+}
+
+/** Known expression tags: never spoken, they add a pause, a non-speech sound, or whisper the sentence. */
+function playTag(tag: TagKind, ctx: PhraseContext): void {
+  const b = ctx.builder;
+  const rng = createRng(ctx.tagSeed);
+  const s = ctx.pauseScale;
+  switch (tag) {
+    case 'pause':
+      b.gap(0.5 * s);
+      return;
+    case 'long-pause':
+      b.gap(1 * s);
+      return;
+    case 'whisper':
+      b.whisper = true;
+      return;
+    case 'breath':
+      b.gap(0.08 * s);
+      b.pitch(ctx.pitch, ctx.pitch, 0.4);
+      b.at(0.15, { voice: 0, aspiration: 0.16, formants: b.scale([500, 1400, 2500]) });
+      b.at(0.1, { voice: 0, aspiration: 0.18 });
+      b.at(0.15, { voice: 0, aspiration: 0 });
+      b.gap(0.08 * s);
+      return;
+    case 'sigh':
+      b.gap(0.08 * s);
+      b.pitch(ctx.pitch * 1.05, ctx.pitch * 0.78, 0.7);
+      b.at(0.1, { voice: 0.12, aspiration: 0.25, formants: b.scale([700, 1250, 2600]) });
+      b.at(0.4, { voice: 0.15, aspiration: 0.2, formants: b.scale([500, 1600, 2550]) });
+      b.at(0.2, { voice: 0, aspiration: 0 });
+      b.gap(0.1 * s);
+      return;
+    case 'laugh': {
+      b.gap(0.08 * s);
+      const count = 3 + rng.int(2);
+      for (let k = 0; k < count; k++) {
+        const f0 = ctx.pitch * (1.4 - 0.07 * k) * rng.range(0.97, 1.03);
+        b.pitch(f0, f0 * 0.92, 0.17 * s);
+        b.at(0.035 * s, { voice: 0, aspiration: 0.25, formants: b.scale([760, 1250, 2600]) });
+        b.at(0.09 * s, { voice: 0.85 * ctx.energy });
+        b.at(0.03 * s, { voice: 0 });
+        b.gap(0.06 * s);
+      }
+      return;
+    }
+  }
+}
