@@ -113,9 +113,15 @@ function standalone(doc, entries, coerceTypes) {
   return { code, names: Object.values(names) };
 }
 
-/** The text of `openapi/generated/validators.ts`, deterministic for a given document. */
-export function validatorsFile(header, doc) {
-  const all = [...validatorSchemas(doc)];
+/**
+ * The text of `openapi/generated/validators.ts`, deterministic for a given document. `extra` are
+ * schemas of the kit's own that are not in the document (the mock's snapshot), by key.
+ */
+export function validatorsFile(header, doc, extra = {}) {
+  const all = [
+    ...validatorSchemas(doc),
+    ...Object.entries(extra).map(([key, schema]) => [key, { schema, coerce: false }]),
+  ];
   const parts = [false, true].map((coerce) =>
     standalone(
       doc,

@@ -67,6 +67,12 @@ export const openQuestions: readonly LocatedOpenQuestion[] = ${JSON.stringify(qu
 `;
 }
 
+/** Schemas of the kit's own compiled with the document's: the mock's snapshot (restore refuses others). */
+async function extraSchemas() {
+  const snapshot = join(root, 'mocks', 'core', 'state', 'snapshot.schema.json');
+  return { 'mock-snapshot': JSON.parse(await readFile(snapshot, 'utf8')) };
+}
+
 async function render() {
   const text = await readFile(specPath, 'utf8');
   const doc = parse(text, { strict: true, uniqueKeys: true });
@@ -78,7 +84,7 @@ async function render() {
     ['voice-service.ts', await typesFile(doc)],
     ['spec.ts', specFile(doc)],
     ['open-questions.ts', openQuestionsFile(questions)],
-    ['validators.ts', validatorsFile(header, doc)],
+    ['validators.ts', validatorsFile(header, doc, await extraSchemas())],
   ]);
 }
 

@@ -318,6 +318,67 @@ describe('snapshot and restore', () => {
     expect(refused.status).toBe(400);
     expect(ids((await call(service, '/v1/voice/list')).body)).toEqual(['keep']);
   });
+
+  // biome-ignore lint/suspicious/noExplicitAny: each case spoils one field of the snapshot's JSON
+  type Spoil = (snapshot: any) => void;
+  const spoils: [string, Spoil, string][] = [
+    [
+      'a string created_at',
+      (s) => {
+        s.voices.voices[0].createdAt = 'yesterday';
+      },
+      'voices.voices[0].createdAt: must be integer',
+    ],
+    [
+      'a voice without its profile',
+      (s) => {
+        delete s.voices.voices[0].profile;
+      },
+      'voices.voices[0]: must have required property',
+    ],
+    [
+      'a negative upload size',
+      (s) => {
+        s.uploads.records[0].size = -1;
+      },
+      'uploads.records[0].size: must be >= 0',
+    ],
+    [
+      'a ledger of strings',
+      (s) => {
+        s.ledger = { acct: 'x' };
+      },
+      'ledger.acct: must be object',
+    ],
+    [
+      'no uploads at all',
+      (s) => {
+        delete s.uploads;
+      },
+      '(the snapshot): must have required property',
+    ],
+  ];
+  it.each(spoils)(
+    'refuses a snapshot with %s, naming the field, and keeps the state',
+    async (_name, spoil, message) => {
+      const service = await withVoices(['keep']);
+      const snapshot = (await call(service, '/__mock/snapshot')).body.data;
+      const before = service.snapshot();
+      spoil(snapshot);
+      const refused = await call(service, '/__mock/restore', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(snapshot),
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error_code).toBe(10001);
+      expect((refused.body as unknown as { error_message: string }).error_message).toContain(message);
+      expect(service.snapshot()).toEqual(before);
+      expect(() => service.restore(snapshot)).toThrow(message);
+      const listed = (await call(service, '/v1/voice/list')).body.data.list;
+      expect(listed.map((v: { created_at: unknown }) => typeof v.created_at)).toEqual(['number']);
+    },
+  );
 });
 
 async function withVoicesOn(service: MockService, voiceId: string) {

@@ -4,6 +4,7 @@ import { type EngineCaches, ServiceCaches } from './caches.js';
 import { Ledger, type LedgerSnapshot } from './ledger.js';
 import { type RateLimitSnapshot, UploadRateLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
+import { snapshotProblem } from './snapshot-check.js';
 import { type UploadRecord, Uploads } from './uploads.js';
 import { Voices, type VoicesSnapshot } from './voices.js';
 
@@ -67,7 +68,8 @@ export class MockState {
 
   /** Replaces the state with a snapshot's; a malformed snapshot throws and leaves the state as it was. */
   restore(snapshot: MockSnapshot): void {
-    if (snapshot?.version !== 1) throw new TypeError('not a voice-kit mock snapshot (expected version 1)');
+    const problem = snapshotProblem(snapshot);
+    if (problem !== undefined) throw new TypeError(`not a voice-kit mock snapshot: ${problem}`);
     const uploads = new Uploads();
     const voices = new Voices();
     const rateLimit = this.newLimiter();
