@@ -7,6 +7,30 @@ export interface Clock {
   now(): number;
   /** Moves this clock forward; rate-limit windows and signed URLs see the jump at once. */
   advance(ms: number): void;
+  /** Back to where it started (a mock reset); a clock without one keeps its time. */
+  reset?(): void;
+}
+
+/**
+ * The latest time the mock's clock may show, 9999-12-31T23:59:59Z: every feature keeps working up to
+ * it (ISO dates keep four digits, created_at and voice_url expiries stay integers of at most 12 digits).
+ */
+export const latestClockMs = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/**
+ * Why the clock may not be moved by `ms` from `now`, or undefined when it may.
+ *
+ * @example
+ * clockMoveProblem(clock.now(), 3_600_000); // undefined
+ */
+export function clockMoveProblem(now: number, ms: number): string | undefined {
+  if (!Number.isFinite(ms) || ms < 0)
+    return 'the clock moves forward only: seconds must be a finite number >= 0';
+  if (now + ms > latestClockMs) {
+    const room = Math.max(0, Math.floor((latestClockMs - now) / 1000));
+    return `the clock may go up to 9999-12-31T23:59:59Z; it can move at most ${room} more seconds`;
+  }
+  return undefined;
 }
 
 /** 2026-01-01T00:00:00Z: the default start of a manual clock, so fresh mocks agree on created_at. */
@@ -25,6 +49,9 @@ export function manualClock(startMs: number = defaultEpochMs): Clock {
     advance: (ms) => {
       now += ms;
     },
+    reset: () => {
+      now = startMs;
+    },
   };
 }
 
@@ -40,6 +67,9 @@ export function offsetClock(source: () => number): Clock {
     now: () => source() + offset,
     advance: (ms) => {
       offset += ms;
+    },
+    reset: () => {
+      offset = 0;
     },
   };
 }

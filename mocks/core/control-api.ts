@@ -1,4 +1,5 @@
 import { type Answer, BytesAnswer } from './answer.js';
+import { clockMoveProblem } from './clock.js';
 import type { CoreRequest, ServiceDeps } from './context.js';
 import { fail, isFailure, ok, render } from './envelope.js';
 import { readJsonBody } from './request-body.js';
@@ -37,7 +38,7 @@ export const controlIndex: readonly { method: string; path: string; does: string
   {
     method: 'POST',
     path: '/__mock/reset',
-    does: 'back to the initial state: no uploads, no custom voices, fresh quotas and ledger, empty request log',
+    does: 'back to the initial state: no uploads, no custom voices, fresh quotas and ledger, empty request log, the clock as it started',
   },
   {
     method: 'GET',
@@ -50,7 +51,11 @@ export const controlIndex: readonly { method: string; path: string; does: string
     does: 'puts a snapshot back: the answer of GET /__mock/snapshot as it came, or its data',
   },
   { method: 'GET', path: '/__mock/clock', does: "the mock's clock (Unix seconds and ISO)" },
-  { method: 'POST', path: '/__mock/clock/advance', does: 'moves the clock: {"seconds": 3600}' },
+  {
+    method: 'POST',
+    path: '/__mock/clock/advance',
+    does: 'moves the clock forward: {"seconds": 3600}; at most up to 9999-12-31T23:59:59Z',
+  },
   {
     method: 'POST',
     path: '/__mock/rate-limit/reset',
@@ -100,9 +105,13 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
       const body = (await readJsonBody(request)) as { seconds?: unknown };
       if (isFailure(body)) return render(body);
       const seconds = body?.seconds;
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+      if (typeof seconds !== 'number') {
         return render(fail('invalidRequest', 'expected a JSON body like {"seconds": 3600} (a number >= 0)'));
       }
+      // Checked before it is applied: a refused move leaves the clock where it was.
+      const problem = clockMoveProblem(deps.clock.now(), seconds * 1000);
+      if (problem)
+        return render(fail('invalidRequest', `cannot move the clock by ${seconds} seconds: ${problem}`));
       deps.clock.advance(seconds * 1000);
       return ok(clockData(deps));
     },

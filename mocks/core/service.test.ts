@@ -455,3 +455,47 @@ describe('caches: owned by the state, emptied by reset, never changing an answer
     expect(ids((await call(service, '/v1/voice/list')).body)).toEqual(['a']);
   });
 });
+
+describe('the clock (POST /__mock/clock/advance)', () => {
+  const advance = (service: MockService, seconds: number) =>
+    call(service, '/__mock/clock/advance', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ seconds }),
+    });
+
+  it.each([1e300, 1e12, 300_000_000_000])(
+    'refuses a move of %d seconds past 9999-12-31, and the clock stays',
+    async (seconds) => {
+      const service = await withVoices(['a']);
+      const before = service.clock.now();
+      const refused = await advance(service, seconds);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error_code).toBe(10001);
+      expect(service.clock.now()).toBe(before);
+      expect((await call(service, '/__mock/clock')).status).toBe(200);
+    },
+  );
+
+  it('keeps every feature working after the largest move it accepts', async () => {
+    const service = await withVoices(['a']);
+    const room = Math.floor((Date.UTC(9999, 11, 31, 23, 59, 59) - service.clock.now()) / 1000) - 7200;
+    expect((await advance(service, room)).status).toBe(200);
+    const clock = await call(service, '/__mock/clock');
+    expect(clock.body.data.iso).toMatch(/^9999-12-31T2/);
+    const listed = await call(service, '/v1/voice/list');
+    expect(listed.status).toBe(200);
+    const voiceUrl = new URL(listed.body.data.list[0].voice_url);
+    const audio = await service.fetch(new Request(voiceUrl));
+    expect(audio.status).toBe(200);
+  });
+
+  it('reset() puts the clock back where it started', async () => {
+    const service = await withVoices([]);
+    const start = service.clock.now();
+    await advance(service, 86_400);
+    expect(service.clock.now()).toBeGreaterThan(start);
+    await call(service, '/__mock/reset', { method: 'POST' });
+    expect(service.clock.now()).toBe(start);
+  });
+});

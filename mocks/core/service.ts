@@ -58,7 +58,7 @@ export interface MockService {
   readonly state: MockState;
   /** Responses that broke the OpenAPI description (with validateResponses on); empty when all is well. */
   readonly responseViolations: readonly string[];
-  /** Forgets all state and removes stored bytes, except those a snapshot taken of this service refers to. */
+  /** Forgets all state (the clock goes back to its start) and removes stored bytes, except those a snapshot taken of this service refers to. */
   reset(): Promise<void>;
   /**
    * The state as JSON-serializable data; stored bytes are referenced, not copied, and kept (pinned)
@@ -127,6 +127,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const controls = {
     reset: async () => {
       state.reset();
+      deps.clock.reset?.();
       await storage.clear();
     },
     snapshot: () => {
