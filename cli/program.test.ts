@@ -4,7 +4,7 @@ import { helpText, readCommandLine } from './program.js';
 describe('the voice-kit command line: one cac parser for both commands, read strictly', () => {
   it.each([
     [['mock', '--port', '0', '--seed', '007', '--no-cors'], { port: '0', seed: '007', cors: false }],
-    [['mock'], { port: 4010, host: '127.0.0.1', seed: 42, cors: true }],
+    [['mock'], { port: 4010, host: '127.0.0.1', cors: true }],
     [['mock', '--host=::1', '--config', 'a b.json'], { host: '::1', config: 'a b.json' }],
     [['conformance', '--api-key', '0123', '--key-other-org', '-x1'], { apiKey: '0123', keyOtherOrg: '-x1' }],
     [['conformance', '--api-key', '', '--report-dir='], { apiKey: '', reportDir: '' }],
@@ -13,6 +13,10 @@ describe('the voice-kit command line: one cac parser for both commands, read str
     const line = readCommandLine(argv);
     expect(line.problems).toEqual([]);
     expect(line.options).toMatchObject(options);
+  });
+
+  it('gives no seed unless one is asked for (voice_urls are then signed with a random secret)', () => {
+    expect(readCommandLine(['mock']).options).not.toHaveProperty('seed');
   });
 
   it.each([

@@ -32,7 +32,10 @@ function program(): CAC {
     .option('--port <port>', 'Port to listen on (0 picks a free one)', { default: 4010 })
     .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
     .option('--config <file>', 'JSON file with keys, limits and options (see the README)')
-    .option('--seed <seed>', 'Seed of object keys, signatures and voice profiles', { default: 42 })
+    .option(
+      '--seed <seed>',
+      'Seed of object keys, voice profiles and voice_url signatures (default: ids from 42, a random signing secret; with a seed voice_urls are reproducible and forgeable)',
+    )
     .option(
       '--no-cors',
       'Answer no CORS preflights and add no CORS headers (on by default, for browser apps)',

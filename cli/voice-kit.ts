@@ -17,7 +17,7 @@ interface MockFlags {
   port: string | number;
   host: string;
   config?: string;
-  seed: string | number;
+  seed?: string | number;
   /** false with --no-cors. */
   cors: boolean;
 }
@@ -34,10 +34,10 @@ function integerFlag(name: string, value: string | number, min: number, max: num
 async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<number> {
   let config: MockConfig | undefined;
   let port: number;
-  let seed: number;
+  let seed: number | undefined;
   try {
     port = integerFlag('port', flags.port, 0, 65_535);
-    seed = integerFlag('seed', flags.seed, 0, 2 ** 32 - 1);
+    seed = flags.seed === undefined ? undefined : integerFlag('seed', flags.seed, 0, 2 ** 32 - 1);
     // Imported only with --config: each module is startup time, and most runs use the defaults.
     if (flags.config)
       config = await (await import('../mocks/node/load-config.js')).loadConfigFile(flags.config);
@@ -50,7 +50,7 @@ async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<num
     server = await startMockServer({
       port,
       host: flags.host,
-      seed,
+      ...(seed === undefined ? {} : { seed }),
       cors: flags.cors !== false,
       ...(config ? { config } : {}),
     });

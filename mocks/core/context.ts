@@ -41,7 +41,10 @@ export interface ServiceDeps {
   readonly seed: number;
   readonly clock: Clock;
   readonly storage: Storage;
+  /** Signs object keys and voice references: keyed from the seed, so the same seed gives the same ids. */
   readonly signer: Signer;
+  /** Signs voice_url addresses: a random secret unless a seed was given (then anyone with it can forge). */
+  readonly urlSigner: Signer;
   readonly audio: AudioEngine;
   /** Used to fetch ref_audio URLs (§4.2). */
   readonly fetch: typeof fetch;

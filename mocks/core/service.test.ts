@@ -440,8 +440,11 @@ describe('caches: owned by the state, emptied by reset, never changing an answer
     // The same request to the same state gives the same bytes with the caches emptied.
     expect(await speak(service)).toEqual(audio);
     const again = await withVoices(['a', 'b']);
+    const first = await call(again, '/v1/voice/list?page_size=1');
+    expect(first.body.data.list).toHaveLength(1);
     again.state.caches.clear();
-    expect(await call(again, '/v1/voice/list?page_size=1')).toEqual(list);
+    expect(await call(again, '/v1/voice/list?page_size=1')).toEqual(first);
+    expect(list.body.data.list[0].voice_id).toBe(first.body.data.list[0].voice_id);
   });
 
   it('restore() empties them too: a list after a restore shows the restored voices', async () => {
@@ -497,5 +500,39 @@ describe('the clock (POST /__mock/clock/advance)', () => {
     expect(service.clock.now()).toBeGreaterThan(start);
     await call(service, '/__mock/reset', { method: 'POST' });
     expect(service.clock.now()).toBe(start);
+  });
+});
+
+describe('voice_url signatures', () => {
+  const urlOf = async (service: MockService) =>
+    (await call(service, '/v1/voice/list')).body.data.list[0].voice_url;
+
+  it('are signed with a random secret without a seed: another mock cannot make them, nor accept them', async () => {
+    const [one, two] = [await withVoices(['a']), await withVoices(['a'])];
+    const [a, b] = [await urlOf(one), await urlOf(two)];
+    expect(new URL(a).pathname).toBe(new URL(b).pathname);
+    expect(a).not.toBe(b);
+    expect((await one.fetch(new Request(a))).status).toBe(200);
+    expect((await one.fetch(new Request(b))).status).toBe(403);
+  });
+
+  it('are reproducible (and so forgeable) with an explicit seed', async () => {
+    const seeded = async () => {
+      const service = createMockService({ audio: await quickAudio(), seed: 7 });
+      const form = new FormData();
+      form.set('scene', 'audio');
+      form.set('file', new Blob([reference.slice()]), 'r.wav');
+      const upload = await call(service, '/v1/files/upload', { method: 'POST', body: form });
+      await call(service, '/v1/voice/save', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ voice_id: 'a', ref_audio: upload.body.data.object_key }),
+      });
+      return service;
+    };
+    const [one, two] = [await seeded(), await seeded()];
+    const url = await urlOf(one);
+    expect(await urlOf(two)).toBe(url);
+    expect((await two.fetch(new Request(url))).status).toBe(200);
   });
 });

@@ -9,7 +9,7 @@ import { failureAnswer } from './envelope.js';
 import { lazyAudioEngine } from './lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './pinned-storage.js';
 import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
-import { createSigner } from './signer.js';
+import { createSigner, randomSecret, seedSecret } from './signer.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
 import { callersOf } from './state/tenancy.js';
 import { memoryStorage, type Storage } from './storage.js';
@@ -19,7 +19,11 @@ import { type Target, targetOf } from './target.js';
 export interface MockServiceOptions {
   /** Any subset of the configuration (checked; a bad field throws a ConfigError naming it). */
   config?: MockConfigInput | MockConfig;
-  /** Seed of object keys, signatures and custom voice profiles. Default 42. */
+  /**
+   * Seed of object keys, custom voice profiles and voice_url signatures. Default: 42 for ids and
+   * profiles, and a random secret for voice_url signatures. Give one for reproducible voice_urls
+   * across runs; anyone who knows it can then forge them.
+   */
   seed?: number;
   /** Default: a manual clock at 2026-01-01T00:00:00Z that moves only when advanced. */
   clock?: Clock;
@@ -118,7 +122,12 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     logger,
     clock: options.clock ?? manualClock(),
     storage: pinnedStorage(options.storage ?? memoryStorage()),
-    signer: createSigner(seed, state.caches.signatures),
+    signer: createSigner(seedSecret(seed), state.caches.signatures),
+    // Without an explicit seed nobody can forge a voice_url; with one, runs are reproducible instead.
+    urlSigner: createSigner(
+      options.seed === undefined ? randomSecret() : seedSecret(seed),
+      state.caches.urlSignatures,
+    ),
     audio,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     sleep: options.sleep ?? defaultSleep,

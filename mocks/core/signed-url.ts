@@ -21,7 +21,7 @@ export async function signVoiceUrl(
   ref: string,
   expires: number = voiceUrlExpiry(deps),
 ): Promise<string> {
-  const signature = await deps.signer.sign(`voice-url\u0000${ref}\u0000${expires}`);
+  const signature = await deps.urlSigner.sign(`voice-url\u0000${ref}\u0000${expires}`);
   return `${origin}${voiceAudioPath}${ref}?expires=${expires}&signature=${signature}`;
 }
 
@@ -36,5 +36,5 @@ export async function verifyVoiceUrl(deps: ServiceDeps, url: URL): Promise<strin
   const expires = url.searchParams.get('expires') ?? '';
   const signature = url.searchParams.get('signature') ?? '';
   if (!/^\d{1,12}$/.test(expires) || Number(expires) < unixSeconds(deps.clock)) return undefined;
-  return (await deps.signer.verify(`voice-url\u0000${ref}\u0000${expires}`, signature)) ? ref : undefined;
+  return (await deps.urlSigner.verify(`voice-url\u0000${ref}\u0000${expires}`, signature)) ? ref : undefined;
 }

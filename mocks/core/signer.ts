@@ -10,23 +10,22 @@ export interface Signer {
 }
 
 /**
+ * A signer keyed from `secret`: the mock's seed for ids (reproducible), or random bytes for voice_url
+ * signatures when no seed was given (unforgeable).
+ *
  * @example
- * const signer = createSigner(42, state.caches.signatures);
+ * const signer = createSigner(seedSecret(42), state.caches.signatures);
  * const key = `obj_${(await signer.sign('upload:1')).slice(0, 32)}`;
  */
-export function createSigner(seed: number, memo: Map<string, Promise<string>> = new Map()): Signer {
+export function createSigner(secret: string, memo: Map<string, Promise<string>> = new Map()): Signer {
   const encoder = new TextEncoder();
   // Imported on the first signature, not here: touching Web Crypto loads Node's whole crypto layer
   // (~3 ms of the mock's startup), and a server that has stored nothing yet has nothing to sign.
   let key: Promise<CryptoKey> | undefined;
   const compute = async (message: string): Promise<string> => {
-    key ??= crypto.subtle.importKey(
-      'raw',
-      encoder.encode(`voice-kit mock seed ${seed}`),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
+    key ??= crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+    ]);
     const mac = await crypto.subtle.sign('HMAC', await key, encoder.encode(message));
     return Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, '0')).join('');
   };
@@ -51,4 +50,13 @@ export function createSigner(seed: number, memo: Map<string, Promise<string>> = 
       return diff === 0;
     },
   };
+}
+
+/** The signing secret a seed gives: anyone who knows the seed can sign (reproducible runs only). */
+export const seedSecret = (seed: number): string => `voice-kit mock seed ${seed}`;
+
+/** A signing secret nobody can guess: 32 random bytes, as hex. */
+export function randomSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

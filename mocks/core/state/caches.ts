@@ -23,6 +23,8 @@ export class ServiceCaches {
   readonly completeAudio = new CompleteAudioCache();
   /** HMAC signatures (object keys, voice_url signatures) per message: Web Crypto costs ~50 µs a call. */
   readonly signatures = new KeptMap<string, Promise<string>>(4096);
+  /** voice_url signatures per message (their own secret, so their own memo). */
+  readonly urlSignatures = new KeptMap<string, Promise<string>>(4096);
 
   constructor(
     /** The audio engine's own memos, when the engine has any. */
@@ -34,6 +36,7 @@ export class ServiceCaches {
     this.lists.clear();
     this.completeAudio.clear();
     this.signatures.clear();
+    this.urlSignatures.clear();
     this.engine?.clear();
   }
 }
