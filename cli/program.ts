@@ -31,7 +31,7 @@ function program(): CAC {
     .command('mock', 'Run the stateful mock server of the voice service')
     .option('--port <port>', 'Port to listen on (0 picks a free one)', { default: 4010 })
     .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
-    .option('--config <file>', 'JSON file with keys, limits and options (see the README)')
+    .option('--config <file>', 'JSON file with keys, limits and options (see docs/mock.md)')
     .option('--seed <seed>', 'Seed of object keys, signatures and voice profiles', { default: 42 })
     .option(
       '--no-cors',

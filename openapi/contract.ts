@@ -548,6 +548,6 @@ export interface OpenQuestion {
   readonly id: string;
   readonly section: string;
   readonly question: string;
-  /** What the kit's mock does, documented in the README's "Where the spec is silent" table. */
+  /** What the kit's mock does, documented in the "Where the spec is silent" table of docs/spec-silent.md. */
   readonly mock: string;
 }

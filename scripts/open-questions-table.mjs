@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
- * Prints the README's "Where the spec is silent" table (Markdown) from the x-open-question entries
- * of openapi/voice-service.yaml.
+ * Prints the "Where the spec is silent" table (Markdown) of docs/spec-silent.md from the
+ * x-open-question entries of openapi/voice-service.yaml.
  *
  * Usage: node scripts/open-questions-table.mjs           prints it
- *        node scripts/open-questions-table.mjs --write   puts it into README.md between the markers
+ *        node scripts/open-questions-table.mjs --write   puts it into docs/spec-silent.md between the markers
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -20,17 +20,17 @@ if (problems.length > 0) {
 }
 const table = renderOpenQuestionsTable(questions);
 if (process.argv.includes('--write')) {
-  const readmePath = join(dirname(specPath), '..', 'README.md');
-  const readme = await readFile(readmePath, 'utf8');
+  const pagePath = join(dirname(specPath), '..', 'docs', 'spec-silent.md');
+  const page = await readFile(pagePath, 'utf8');
   const start = '<!-- open-questions:start -->\n';
   const end = '<!-- open-questions:end -->';
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
+  const from = page.indexOf(start);
+  const to = page.indexOf(end);
   if (from < 0 || to < from) {
-    console.error(`README.md has no ${start.trim()} … ${end} markers`);
+    console.error(`docs/spec-silent.md has no ${start.trim()} … ${end} markers`);
     process.exit(1);
   }
-  await writeFile(readmePath, readme.slice(0, from + start.length) + table + readme.slice(to));
+  await writeFile(pagePath, page.slice(0, from + start.length) + table + page.slice(to));
 } else {
   process.stdout.write(table);
 }

@@ -1,6 +1,6 @@
 /**
  * The `x-open-question` entries of the OpenAPI document: collected (with the JSON pointer of the node
- * that carries each), checked, and rendered as the README's "Where the spec is silent" table.
+ * that carries each), checked, and rendered as the "Where the spec is silent" table of docs/spec-silent.md.
  * Plain ESM so that scripts run without a TypeScript loader; typed by open-questions.d.mts.
  *
  * @example
@@ -89,7 +89,7 @@ function cell(text) {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
 
-/** The README's "Where the spec is silent" table, one row per entry, in document order. */
+/** The "Where the spec is silent" table of docs/spec-silent.md, one row per entry, in document order. */
 export function renderOpenQuestionsTable(questions) {
   const rows = questions.map(
     (q) => `| \`${q.id}\` | ${cell(q.section)} | ${cell(q.question)} | ${cell(q.mock)} |`,
