@@ -174,3 +174,29 @@ describe('synthesis and upload rules', () => {
     expect(form.properties[upload.fileField]['x-refused-extensions']).toEqual(upload.refusedExtensions);
   });
 });
+
+describe('spec sections (x-spec-section)', () => {
+  it.each(operations().map((entry) => [entry.operationId, entry.op] as const))(
+    '%s carries x-spec-section, the section its description starts with',
+    (_id, op) => {
+      expect(op['x-spec-section']).toMatch(/^§4\.\d$/);
+      expect(op.description.startsWith(`${op['x-spec-section']}. `)).toBe(true);
+    },
+  );
+
+  /** Every named example of an error answer, as the example object (summary, x-spec-section, value). */
+  const exampleNodes = [undefined, ...operations().map((entry) => entry.operationId)].flatMap((where) =>
+    Object.entries(errorResponses(where)).flatMap(([status, response]) =>
+      Object.entries<Node>(deref(response)?.content?.['application/json']?.examples ?? {}).map(
+        ([name, example]) => [where ?? '(any path)', status, name, deref(example)] as const,
+      ),
+    ),
+  );
+  it.each(exampleNodes)(
+    'error example %s %s %s carries the section of its catalogue entry',
+    (_where, _status, name, example) => {
+      const entry = (errors as Record<string, (typeof errors)[ErrorName]>)[name];
+      expect(example['x-spec-section']).toBe(entry?.section);
+    },
+  );
+});

@@ -2,7 +2,12 @@
 // conformance suite's observe cases and contract.ts refer to them by id.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { collectOpenQuestions, renderOpenQuestionsTable, tableIds } from '../scripts/open-questions.mjs';
+import {
+  collectOpenQuestions,
+  renderLinkedOpenQuestionsTable,
+  renderOpenQuestionsTable,
+  tableIds,
+} from '../scripts/open-questions.mjs';
 import { openQuestions } from './generated/open-questions.js';
 import { document } from './test/load-document.js';
 
@@ -105,7 +110,17 @@ describe('the "Where the spec is silent" table', () => {
 
   const page = new URL('../docs/spec-silent.md', import.meta.url);
   const text = existsSync(page) ? readFileSync(page, 'utf8') : '';
+  const sections = readFileSync(new URL('../docs/spec-sections.md', import.meta.url), 'utf8');
+  it('links each § of the table to its section on docs/spec-sections.md', () => {
+    const linked = renderLinkedOpenQuestionsTable(questions, sections);
+    expect(tableIds(linked)).toEqual(ids);
+    expect(linked).toContain(
+      '| `pause-limit` | [§4.2](spec-sections.md#42-save-a-voice), [§7.2](spec-sections.md#72-voice-creation-errors) |',
+    );
+  });
+
   it('in docs/spec-silent.md is exactly the table generated from the YAML (npm run open-questions:table)', () => {
+    const table = renderLinkedOpenQuestionsTable(questions, sections);
     const start = '<!-- open-questions:start -->\n';
     const from = text.indexOf(start);
     const to = text.indexOf('<!-- open-questions:end -->');

@@ -8,6 +8,8 @@
  * console.log(renderOpenQuestionsTable(questions));
  */
 
+import { linkSections, sectionHref } from './markdown.mjs';
+
 const idPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const fields = ['id', 'section', 'question', 'mock'];
 
@@ -101,6 +103,14 @@ export function renderOpenQuestionsTable(questions) {
   ]
     .join('\n')
     .concat('\n');
+}
+
+/**
+ * The table as docs/spec-silent.md holds it: each § a link to its section on docs/spec-sections.md
+ * (whose text is `specSections`).
+ */
+export function renderLinkedOpenQuestionsTable(questions, specSections) {
+  return linkSections(renderOpenQuestionsTable(questions), sectionHref(specSections));
 }
 
 /** The ids listed in the first column of a table rendered by `renderOpenQuestionsTable`. */

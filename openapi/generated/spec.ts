@@ -16,7 +16,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
     "title": "Voice Cloning, Text-to-Speech and Audio Upload Service",
     "version": "1.0.0",
     "summary": "Upload reference audio, manage custom voices, synthesize speech (complete or streamed).",
-    "description": "The single source of truth of voice-kit: the service interface spec (voice-service-interface.md)\nwritten as OpenAPI 3.1. Section references such as \"§4.2\" point into that spec.\n\n**Envelope (§2.1).** Upload and voice-management endpoints answer with a JSON envelope\n`{ error_code, error_message, succeed, data }`. Success is HTTP 200 with `succeed: true`,\n`error_code: 0`, `error_message: \"\"`. Failure is a non-2xx status with `succeed: false`,\n`data: null`, a business `error_code` and a non-empty `error_message` (§7). Synthesis endpoints\nanswer with raw audio on success (§2.5) and with the same error envelope on failure.\n\n**Authentication (§5).** Every operation takes the `X-API-Key` header. A missing or invalid key\ngives HTTP 401 with error_code 10003 (stated for upload; the kit applies it to every operation).\n\n**Errors outside operations (kit's choice, `general-errors`).** A path that no operation has\nanswers HTTP 404 and a known path with another method answers HTTP 405, both with the error\nenvelope and error_code 10001; see `x-router-responses`. An unexpected fault answers HTTP 500\nwith error_code 10000.\n\n**Extensions.** `x-open-question` records each point the spec leaves open (\"not shown\") where it\nbelongs, as `{ id, section, question, mock }` (`mock` = what the kit's mock does); a plain string\nvalue refers to an entry defined elsewhere. `x-kit-choice: true` marks a name or value the kit\nchose. `x-limits` lists every limit of §8, keyed like `limits` in `openapi/contract.ts`.\n",
+    "description": "The single source of truth of voice-kit: the service interface spec written as OpenAPI 3.1.\nSection references such as \"§4.2\" name the sections of that spec; voice-kit's\ndocs/spec-sections.md lists every section with its rules and where the kit keeps them.\n`x-spec-section` carries the section of each operation and of each error example, `section` that\nof each `x-limits` and `x-open-question` entry.\n\n**Envelope (§2.1).** Upload and voice-management endpoints answer with a JSON envelope\n`{ error_code, error_message, succeed, data }`. Success is HTTP 200 with `succeed: true`,\n`error_code: 0`, `error_message: \"\"`. Failure is a non-2xx status with `succeed: false`,\n`data: null`, a business `error_code` and a non-empty `error_message` (§7). Synthesis endpoints\nanswer with raw audio on success (§2.5) and with the same error envelope on failure.\n\n**Authentication (§5).** Every operation takes the `X-API-Key` header. A missing or invalid key\ngives HTTP 401 with error_code 10003 (stated for upload; the kit applies it to every operation).\n\n**Errors outside operations (kit's choice, `general-errors`).** A path that no operation has\nanswers HTTP 404 and a known path with another method answers HTTP 405, both with the error\nenvelope and error_code 10001; see `x-router-responses`. An unexpected fault answers HTTP 500\nwith error_code 10000.\n\n**Extensions.** `x-open-question` records each point the spec leaves open (\"not shown\") where it\nbelongs, as `{ id, section, question, mock }` (`mock` = what the kit's mock does); a plain string\nvalue refers to an entry defined elsewhere. `x-kit-choice: true` marks a name or value the kit\nchose. `x-limits` lists every limit of §8, keyed like `limits` in `openapi/contract.ts`.\n",
     "contact": {
       "name": "voice-kit maintainers",
       "url": "https://github.com/voice-kit/voice-kit"
@@ -170,6 +170,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           "examples": {
             "routeNotFound": {
               "summary": "Unknown path",
+              "x-spec-section": "§4, §9",
               "value": {
                 "error_code": 10001,
                 "error_message": "no operation at GET /v1/voices; see the interface description",
@@ -192,6 +193,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           "examples": {
             "methodNotAllowed": {
               "summary": "Wrong method",
+              "x-spec-section": "§4",
               "value": {
                 "error_code": 10001,
                 "error_message": "method PUT is not allowed on /v1/voice/list; allowed: GET",
@@ -214,6 +216,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           "examples": {
             "headersTooLarge": {
               "summary": "Request headers too large",
+              "x-spec-section": "§4",
               "value": {
                 "error_code": 10001,
                 "error_message": "request headers are too large",
@@ -234,6 +237,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           "files"
         ],
         "summary": "Upload an audio file",
+        "x-spec-section": "§4.1",
         "description": "§4.1. Stores one audio file privately and returns its object key (§2.2). The client lets its\nHTTP library set `Content-Type: multipart/form-data` with the boundary; `application/json`\nmust not be set. Upload only stores the file: it neither creates a voice nor consumes a\nvoice-cloning use, and there is no duration limit at upload. At most 30 uploads per user per\nhour, shared across that user's project keys (§8).\n",
         "x-open-question": {
           "id": "upload-content-check",
@@ -288,6 +292,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "invalidUpload": {
                     "summary": "Missing or empty file (10001)",
+                    "x-spec-section": "§7.1",
                     "value": {
                       "error_code": 10001,
                       "error_message": "invalid multipart request: form field \"file\" is missing or empty",
@@ -297,6 +302,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                   },
                   "unsupportedExtension": {
                     "summary": "Unsupported filename extension (20012)",
+                    "x-spec-section": "§4.1, §7.1",
                     "value": {
                       "error_code": 20012,
                       "error_message": "unsupported file extension \".flac\": allowed are .wav, .mp3, .m4a, .webm, .ogg",
@@ -306,6 +312,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                   },
                   "invalidRequest": {
                     "summary": "Malformed request (10001, kit's choice `general-errors`)",
+                    "x-spec-section": "§4",
                     "value": {
                       "error_code": 10001,
                       "error_message": "request body is not valid JSON",
@@ -330,6 +337,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "fileTooLarge": {
                     "summary": "File larger than 50 MiB (20010)",
+                    "x-spec-section": "§7.1, §8",
                     "value": {
                       "error_code": 20010,
                       "error_message": "file is larger than 52428800 bytes (50 MiB)",
@@ -357,6 +365,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "uploadRateLimited": {
                     "summary": "Upload limit reached (10005)",
+                    "x-spec-section": "§7.1, §8",
                     "value": {
                       "error_code": 10005,
                       "error_message": "upload limit reached: 30 uploads per user per hour",
@@ -381,6 +390,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "storageUnavailable": {
                     "summary": "Storage unavailable (20002)",
+                    "x-spec-section": "§7.1",
                     "value": {
                       "error_code": 20002,
                       "error_message": "storage temporarily unavailable, retry later",
@@ -402,6 +412,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "uploadTimeout": {
                     "summary": "Upload timed out (10006)",
+                    "x-spec-section": "§7.1",
                     "value": {
                       "error_code": 10006,
                       "error_message": "upload timed out",
@@ -423,6 +434,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           "voices"
         ],
         "summary": "Create a custom voice",
+        "x-spec-section": "§4.2",
         "description": "§4.2. Creates a reusable custom voice from one reference recording. The key must have Voice\nCloning enabled (§5.3). The `voice_id` is normalized (trim, lowercase) and must then match\n`^[a-z0-9_-]{1,30}$`; an ID that exists or is reserved is rejected with 10018 and an existing\nvoice is never replaced. Each successful creation consumes one free use when one is available,\notherwise it is charged at the current Voice Cloning price. HTTP statuses of the\nvoice-creation codes other than 10001 are not shown (§7.2): the statuses here are the kit's\nchoice (`voice-save-statuses`).\n",
         "x-open-question": [
           {
@@ -512,6 +524,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "voiceIdTooLong": {
                     "summary": "Voice ID longer than 30 characters (10001)",
+                    "x-spec-section": "§4.2 rule 1, §7.2",
                     "value": {
                       "error_code": 10001,
                       "error_message": "voice_id is longer than 30 characters after trimming and lowercasing",
@@ -521,6 +534,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                   },
                   "voiceIdInvalid": {
                     "summary": "Voice ID with characters outside a-z 0-9 _ - (10001)",
+                    "x-spec-section": "§2.3",
                     "value": {
                       "error_code": 10001,
                       "error_message": "voice_id may only contain a-z, 0-9, \"_\" and \"-\" after trimming and lowercasing",
@@ -530,6 +544,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                   },
                   "refAudioUnsupported": {
                     "summary": "Reference audio unreadable or unsupported (20012)",
+                    "x-spec-section": "§4.2, §7.2",
                     "value": {
                       "error_code": 20012,
                       "error_message": "reference audio is not a readable WAV, MP3, M4A, WebM or OGG file",
@@ -539,6 +554,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                   },
                   "refAudioNotAccessible": {
                     "summary": "Reference audio not accessible to this key (20012)",
+                    "x-spec-section": "§2.2, §4.2, §5.4",
                     "value": {
                       "error_code": 20012,
                       "error_message": "ref_audio cannot be read: unknown object key for this project space and environment",
@@ -548,6 +564,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                   },
                   "refAudioTooLong": {
                     "summary": "Reference audio longer than 60 s (20015)",
+                    "x-spec-section": "§4.2, §7.2",
                     "value": {
                       "error_code": 20015,
                       "error_message": "reference audio is 60.5 s long; at most 60 s is allowed",
@@ -557,6 +574,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                   },
                   "refAudioTooShort": {
                     "summary": "Reference audio shorter than 3 s or without usable speech (20016)",
+                    "x-spec-section": "§4.2, §7.2",
                     "value": {
                       "error_code": 20016,
                       "error_message": "reference audio is 2.9 s long; at least 3 s of clear speech is required",
@@ -566,6 +584,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                   },
                   "refAudioPauseTooLong": {
                     "summary": "Pause longer than allowed (20017)",
+                    "x-spec-section": "§4.2, §7.2",
                     "value": {
                       "error_code": 20017,
                       "error_message": "reference audio contains a pause of 8.0 s; at most 5 s is allowed",
@@ -575,6 +594,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                   },
                   "invalidRequest": {
                     "summary": "Malformed JSON or wrong Content-Type (10001, kit's choice `general-errors`)",
+                    "x-spec-section": "§4",
                     "value": {
                       "error_code": 10001,
                       "error_message": "request body is not valid JSON",
@@ -605,6 +625,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "voiceCloningDisabled": {
                     "summary": "Voice Cloning not enabled for this key (10003)",
+                    "x-spec-section": "§4.2, §5.3",
                     "value": {
                       "error_code": 10003,
                       "error_message": "this API key does not have Voice Cloning enabled",
@@ -627,6 +648,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "voiceIdTaken": {
                     "summary": "Voice ID exists or is reserved (10018)",
+                    "x-spec-section": "§4.2 rule 2, §7.2",
                     "value": {
                       "error_code": 10018,
                       "error_message": "voice_id \"narrator\" already exists or is reserved",
@@ -649,6 +671,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "refAudioTooLarge": {
                     "summary": "Reference audio larger than 20 MiB (20010)",
+                    "x-spec-section": "§4.2, §7.2",
                     "value": {
                       "error_code": 20010,
                       "error_message": "reference audio is larger than 20971520 bytes (20 MiB)",
@@ -673,6 +696,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           "voices"
         ],
         "summary": "List custom voices",
+        "x-spec-section": "§4.3",
         "description": "§4.3. Returns the custom voices visible in the calling key's organization, one page at a time.\nPass `next_voice_id` of the preceding response as `voice_id` to get the next page. `total`\nis the number of voices in this page, not the overall count.\n",
         "x-open-question": {
           "id": "list-order",
@@ -691,6 +715,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "signedUrlInvalid": {
                     "summary": "Signed voice_url invalid or expired (10003)",
+                    "x-spec-section": "§2.3",
                     "value": {
                       "error_code": 10003,
                       "error_message": "the signed voice_url is invalid or has expired",
@@ -805,6 +830,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "pageSizeOutOfRange": {
                     "summary": "page_size outside 1..20 (10001)",
+                    "x-spec-section": "§4.3",
                     "value": {
                       "error_code": 10001,
                       "error_message": "page_size must be an integer from 1 to 20",
@@ -814,6 +840,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                   },
                   "invalidCursor": {
                     "summary": "Unknown cursor (10001)",
+                    "x-spec-section": "§4.3",
                     "value": {
                       "error_code": 10001,
                       "error_message": "voice_id is not a cursor returned by a preceding list response",
@@ -823,6 +850,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                   },
                   "invalidRequest": {
                     "summary": "Malformed request (10001, kit's choice `general-errors`)",
+                    "x-spec-section": "§4",
                     "value": {
                       "error_code": 10001,
                       "error_message": "request body is not valid JSON",
@@ -850,6 +878,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           "voices"
         ],
         "summary": "Delete a custom voice",
+        "x-spec-section": "§4.4",
         "description": "§4.4. Deletes a custom voice. Idempotent: deleting a voice that is already missing may return\nsuccess. System voices are never removed.\n",
         "parameters": [
           {
@@ -890,6 +919,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "invalidRequest": {
                     "summary": "Malformed request (10001)",
+                    "x-spec-section": "§4",
                     "value": {
                       "error_code": 10001,
                       "error_message": "request body is not valid JSON",
@@ -920,6 +950,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "examples": {
                   "systemVoiceNotDeletable": {
                     "summary": "System voice (10001)",
+                    "x-spec-section": "§2.3, §4.4",
                     "value": {
                       "error_code": 10001,
                       "error_message": "system_default is a system voice and cannot be deleted",
@@ -944,6 +975,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           "speech"
         ],
         "summary": "Synthesize speech as one complete audio body",
+        "x-spec-section": "§4.5",
         "description": "§4.5. Converts text to speech with a system or custom voice and answers with the complete audio\n(§2.5). `speed` and expression tags inside the text work with custom voices as with other voices.\n",
         "requestBody": {
           "$ref": "#/components/requestBodies/Synthesis"
@@ -999,6 +1031,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           "speech"
         ],
         "summary": "Synthesize speech as a chunked audio stream",
+        "x-spec-section": "§4.6",
         "description": "§4.6. Same headers and body as /v1/text-to-speech. The response uses HTTP chunked transfer\n(no Content-Length) and delivers raw audio bytes in order as they become ready. It is neither\nSSE nor a JSON event stream. Status and header rules are those of §2.5.\n",
         "requestBody": {
           "$ref": "#/components/requestBodies/Synthesis"
@@ -1193,6 +1226,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
             "examples": {
               "missingApiKey": {
                 "summary": "Missing or invalid API key (10003)",
+                "x-spec-section": "§5.5, §7.1",
                 "value": {
                   "error_code": 10003,
                   "error_message": "X-API-Key header is missing or the API key is invalid",
@@ -1214,6 +1248,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
             "examples": {
               "unexpected": {
                 "summary": "Unexpected service error (10000)",
+                "x-spec-section": "§7.1",
                 "value": {
                   "error_code": 10000,
                   "error_message": "unexpected service error",
@@ -1235,6 +1270,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
             "examples": {
               "speedNegative": {
                 "summary": "Negative speed (10001)",
+                "x-spec-section": "§2.4, §7.3",
                 "value": {
                   "error_code": 10001,
                   "error_message": "speed must be 0 (provider default) or a positive number",
@@ -1244,6 +1280,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
               },
               "textMissing": {
                 "summary": "generate_text missing or empty (10001)",
+                "x-spec-section": "§2.4",
                 "value": {
                   "error_code": 10001,
                   "error_message": "generate_text is required",
@@ -1253,6 +1290,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
               },
               "textTooLong": {
                 "summary": "generate_text too long (10001)",
+                "x-spec-section": "§8",
                 "value": {
                   "error_code": 10001,
                   "error_message": "generate_text is longer than 10000 characters",
@@ -1262,6 +1300,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
               },
               "unknownVoice": {
                 "summary": "Voice not available to the project (10001)",
+                "x-spec-section": "§2.4",
                 "value": {
                   "error_code": 10001,
                   "error_message": "voice_id \"narrator\" is not available to this project",
@@ -1271,6 +1310,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
               },
               "unsupportedOption": {
                 "summary": "Option not enabled (10001)",
+                "x-spec-section": "§2.4",
                 "value": {
                   "error_code": 10001,
                   "error_message": "audio_format \"flac\" is not enabled; enabled are wav, pcm, mp3",
@@ -1280,6 +1320,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
               },
               "invalidRequest": {
                 "summary": "Malformed JSON (10001)",
+                "x-spec-section": "§4",
                 "value": {
                   "error_code": 10001,
                   "error_message": "request body is not valid JSON",
