@@ -1,6 +1,6 @@
 // contract.ts and voice-service.yaml declare the same contract twice (as data and as OpenAPI): these
 // tests make any drift between them fail.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { collectOpenQuestions } from '../scripts/open-questions.mjs';
 import {
   apiKeyHeader,
@@ -17,6 +17,7 @@ import {
   voiceId,
 } from './contract.js';
 import { openapiDocument } from './generated/spec.js';
+import type { UploadForm } from './generated/voice-service.js';
 import { deref, document, jsonExamples, type Node, operation, operations } from './test/load-document.js';
 
 const schemas = document.components.schemas;
@@ -172,6 +173,16 @@ describe('synthesis and upload rules', () => {
     expect(form.properties[upload.sceneField].enum).toEqual(upload.scenes);
     expect(form.properties[upload.fileField]['x-allowed-extensions']).toEqual(upload.allowedExtensions);
     expect(form.properties[upload.fileField]['x-refused-extensions']).toEqual(upload.refusedExtensions);
+  });
+
+  it('the upload form types its file as raw bytes: a Blob in the generated types', () => {
+    expect(schemas.UploadForm.properties[upload.fileField]).toMatchObject({
+      type: 'string',
+      format: 'binary',
+      contentMediaType: 'application/octet-stream',
+    });
+    expect(schemas.UploadForm.properties[upload.fileField].contentEncoding).toBeUndefined();
+    expectTypeOf<UploadForm['file']>().toEqualTypeOf<Blob>();
   });
 });
 

@@ -1417,7 +1417,8 @@ export const openapiDocument: { readonly [key: string]: Json } = {
           "file": {
             "type": "string",
             "format": "binary",
-            "description": "One nonempty file, at most 50 MiB (52,428,800 bytes; exactly 50 MiB is accepted), whose\nfilename ends in .wav, .mp3, .m4a, .webm or .ogg (case-insensitive). .flac, .aac and .opus are\nrefused (20012), as is every other extension; renaming a file does not convert it (§4.1).\nLarger files give 413/20010 (§7.1).\n",
+            "contentMediaType": "application/octet-stream",
+            "description": "One nonempty file, at most 50 MiB (52,428,800 bytes; exactly 50 MiB is accepted), whose\nfilename ends in .wav, .mp3, .m4a, .webm or .ogg (case-insensitive). .flac, .aac and .opus are\nrefused (20012), as is every other extension; renaming a file does not convert it (§4.1).\nLarger files give 413/20010 (§7.1). The part is raw bytes, not text: `contentMediaType`\n(OpenAPI 3.1) says so, `format: binary` says it to OpenAPI 3.0 tools, and the generated\ntype is `Blob` (a `File` is one). `encoding.file.contentType` lists the audio types.\n",
             "x-max-bytes": 52428800,
             "x-allowed-extensions": [
               "wav",

@@ -191,9 +191,11 @@ export interface components {
              * @description One nonempty file, at most 50 MiB (52,428,800 bytes; exactly 50 MiB is accepted), whose
              *     filename ends in .wav, .mp3, .m4a, .webm or .ogg (case-insensitive). .flac, .aac and .opus are
              *     refused (20012), as is every other extension; renaming a file does not convert it (§4.1).
-             *     Larger files give 413/20010 (§7.1).
+             *     Larger files give 413/20010 (§7.1). The part is raw bytes, not text: `contentMediaType`
+             *     (OpenAPI 3.1) says so, `format: binary` says it to OpenAPI 3.0 tools, and the generated
+             *     type is `Blob` (a `File` is one). `encoding.file.contentType` lists the audio types.
              */
-            file: string;
+            file: Blob;
         };
         /** @description The uploaded file (§2.2). No public download address is returned. */
         UploadedFile: {
