@@ -75,6 +75,10 @@ describe('conformance CLI arguments: every mistake is a usage error (exit 2), ne
     ).toBe(true);
   });
 
+  it("leaves the mock's VOICE_KIT_PORT alone (one shell may set both commands' variables)", () => {
+    expect(problemsOf([], { VOICE_KIT_PORT: '4020' })).toEqual([]);
+  });
+
   it('reports every problem at once', () => {
     expect(problemsOf(['--base-ur', url, '--pcm-headers', 'a'], { VOICE_KIT_ONLYY: 'x' })).toHaveLength(3);
   });

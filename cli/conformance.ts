@@ -12,7 +12,7 @@ import { didYouMean } from '../conformance/setup/nearest.js';
 import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup/only-patterns.js';
 import { baseUrlProblem } from '../conformance/setup/options-check.js';
 import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
-import { type CommandLine, readCommandLine, usage, variableOf } from './program.js';
+import { type CommandLine, mockVariables, readCommandLine, usage, variableOf } from './program.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Write = (line: string) => void;
@@ -58,7 +58,10 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
   const problems = [...line.problems];
   // Unknown VOICE_KIT_* variables: `VOICE_KIT_BASEURL` must not silently leave the base URL unset.
   const variables = (line.command?.options ?? []).flatMap((o) => variableOf(kebab(o.name)) ?? []);
-  for (const k of Object.keys(env).filter((k) => /^voice_kit_/i.test(k) && !variables.includes(k)))
+  const mockOnly: readonly string[] = Object.values(mockVariables);
+  for (const k of Object.keys(env).filter(
+    (k) => /^voice_kit_/i.test(k) && !variables.includes(k) && !mockOnly.includes(k),
+  ))
     problems.push(`unknown variable ${k}${didYouMean(k, variables)}; known: ${variables.join(', ')}`);
   const get = (name: string): Given | undefined => {
     const flag = line.options[name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())];

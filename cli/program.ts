@@ -18,6 +18,12 @@ import { includeNames } from '../conformance/types.js';
 type Option = Command['options'][number];
 type Write = (line: string) => void;
 
+/**
+ * The variables of `voice-kit mock`: a flag wins over its variable. The conformance command leaves
+ * them alone (one shell may set both commands' variables).
+ */
+export const mockVariables = { port: 'VOICE_KIT_PORT' } as const;
+
 /** Put before every value so that mri keeps it a string (no flag, number or boolean starts with it). */
 const tag = '\u0000';
 const untag = (v: unknown): unknown =>
@@ -29,9 +35,12 @@ function program(): CAC {
   cli.option('-h, --help', 'Print this help');
   cli
     .command('mock', 'Run the stateful mock server of the voice service')
-    .option('--port <port>', 'Port to listen on (0 picks a free one)', { default: 4010 })
+    .option(
+      '--port <port>',
+      `Port to listen on, 0 picks a free one (default: ${mockVariables.port}, else 4010)`,
+    )
     .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
-    .option('--config <file>', 'JSON file with keys, limits and options (see the README)')
+    .option('--config <file>', 'JSON file with keys, limits and options (see docs/mock.md)')
     .option(
       '--seed <seed>',
       'Seed of object keys, voice profiles and voice_url signatures (default: ids from 42, a random signing secret; with a seed voice_urls are reproducible and forgeable)',

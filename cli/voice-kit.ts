@@ -9,12 +9,18 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
 import { startMockServer } from '../mocks/node/index.js';
-import { helpText, readCommandLine, usage } from './program.js';
+import { helpText, mockVariables, readCommandLine, usage } from './program.js';
 
 type Write = (line: string) => void;
 
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The port of `voice-kit mock` when neither --port nor VOICE_KIT_PORT names one. */
+const defaultPort = 4010;
+
 interface MockFlags {
-  port: string | number;
+  /** undefined without --port: then VOICE_KIT_PORT, then 4010. */
+  port?: string | number;
   host: string;
   config?: string;
   seed?: string | number;
@@ -22,22 +28,31 @@ interface MockFlags {
   cors: boolean;
 }
 
-function integerFlag(name: string, value: string | number, min: number, max: number): number {
-  const number = Number(value);
+/** `source` names where the value came from in a refusal: `--port` or `VOICE_KIT_PORT`. */
+function integerFlag(source: string, value: string | number, min: number, max: number): number {
+  const number = typeof value === 'string' && value.trim() === '' ? Number.NaN : Number(value);
   if (!Number.isInteger(number) || number < min || number > max) {
-    throw new ConfigError([`--${name}: expected an integer from ${min} to ${max}, got "${value}"`]);
+    throw new ConfigError([`${source}: expected an integer from ${min} to ${max}, got "${value}"`]);
   }
   return number;
 }
 
+/** The port to listen on: --port, else VOICE_KIT_PORT, else 4010. */
+function portOf(flags: MockFlags, env: Env): number {
+  if (flags.port !== undefined) return integerFlag('--port', flags.port, 0, 65_535);
+  const variable = env[mockVariables.port];
+  if (variable !== undefined) return integerFlag(mockVariables.port, variable, 0, 65_535);
+  return defaultPort;
+}
+
 /** Starts the mock and resolves when it has been stopped by SIGINT/SIGTERM (exit code 0). */
-async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<number> {
+async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): Promise<number> {
   let config: MockConfig | undefined;
   let port: number;
   let seed: number | undefined;
   try {
-    port = integerFlag('port', flags.port, 0, 65_535);
-    seed = flags.seed === undefined ? undefined : integerFlag('seed', flags.seed, 0, 2 ** 32 - 1);
+    port = portOf(flags, env);
+    seed = flags.seed === undefined ? undefined : integerFlag('--seed', flags.seed, 0, 2 ** 32 - 1);
     // Imported only with --config: each module is startup time, and most runs use the defaults.
     if (flags.config)
       config = await (await import('../mocks/node/load-config.js')).loadConfigFile(flags.config);
@@ -55,7 +70,11 @@ async function runMock(flags: MockFlags, write: Write, fail: Write): Promise<num
       ...(config ? { config } : {}),
     });
   } catch (error) {
-    fail(`voice-kit mock: cannot listen on ${flags.host}:${port}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      fail(
+        `voice-kit mock: port ${port} on ${flags.host} is in use; pick another with --port N or ${mockVariables.port}=N`,
+      );
+    else fail(`voice-kit mock: cannot listen on ${flags.host}:${port}: ${(error as Error).message}`);
     return 1;
   }
   const stopped = new Promise<number>((resolve) => {
@@ -85,7 +104,7 @@ export async function main(
   argv: readonly string[],
   write: Write = (line) => process.stdout.write(`${line}\n`),
   fail: Write = (line) => process.stderr.write(`${line}\n`),
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Env = process.env,
 ): Promise<number> {
   const line = readCommandLine(argv);
   if (line.help || argv.length === 0) {
@@ -98,7 +117,7 @@ export async function main(
     return conformanceCommand(line, env, fail, write);
   }
   if (line.problems.length > 0 || !line.command) return usage(fail, line.problems, line.command?.name);
-  return runMock(line.options as unknown as MockFlags, write, fail);
+  return runMock(line.options as unknown as MockFlags, env, write, fail);
 }
 
 /**

@@ -1,6 +1,6 @@
 // contract.ts and voice-service.yaml declare the same contract twice (as data and as OpenAPI): these
 // tests make any drift between them fail.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { collectOpenQuestions } from '../scripts/open-questions.mjs';
 import {
   apiKeyHeader,
@@ -17,6 +17,7 @@ import {
   voiceId,
 } from './contract.js';
 import { openapiDocument } from './generated/spec.js';
+import type { UploadForm } from './generated/voice-service.js';
 import { deref, document, jsonExamples, type Node, operation, operations } from './test/load-document.js';
 
 const schemas = document.components.schemas;
@@ -173,4 +174,40 @@ describe('synthesis and upload rules', () => {
     expect(form.properties[upload.fileField]['x-allowed-extensions']).toEqual(upload.allowedExtensions);
     expect(form.properties[upload.fileField]['x-refused-extensions']).toEqual(upload.refusedExtensions);
   });
+
+  it('the upload form types its file as raw bytes: a Blob in the generated types', () => {
+    expect(schemas.UploadForm.properties[upload.fileField]).toMatchObject({
+      type: 'string',
+      format: 'binary',
+      contentMediaType: 'application/octet-stream',
+    });
+    expect(schemas.UploadForm.properties[upload.fileField].contentEncoding).toBeUndefined();
+    expectTypeOf<UploadForm['file']>().toEqualTypeOf<Blob>();
+  });
+});
+
+describe('spec sections (x-spec-section)', () => {
+  it.each(operations().map((entry) => [entry.operationId, entry.op] as const))(
+    '%s carries x-spec-section, the section its description starts with',
+    (_id, op) => {
+      expect(op['x-spec-section']).toMatch(/^§4\.\d$/);
+      expect(op.description.startsWith(`${op['x-spec-section']}. `)).toBe(true);
+    },
+  );
+
+  /** Every named example of an error answer, as the example object (summary, x-spec-section, value). */
+  const exampleNodes = [undefined, ...operations().map((entry) => entry.operationId)].flatMap((where) =>
+    Object.entries(errorResponses(where)).flatMap(([status, response]) =>
+      Object.entries<Node>(deref(response)?.content?.['application/json']?.examples ?? {}).map(
+        ([name, example]) => [where ?? '(any path)', status, name, deref(example)] as const,
+      ),
+    ),
+  );
+  it.each(exampleNodes)(
+    'error example %s %s %s carries the section of its catalogue entry',
+    (_where, _status, name, example) => {
+      const entry = (errors as Record<string, (typeof errors)[ErrorName]>)[name];
+      expect(example['x-spec-section']).toBe(entry?.section);
+    },
+  );
 });

@@ -4,8 +4,8 @@
  * writes an error code or a limit as a bare literal. `contract.test.ts` checks this module against
  * `voice-service.yaml`, so the two cannot drift.
  *
- * Section references (`§7.1`) point into the service interface spec
- * (voice-service-interface.md).
+ * Section references (`§7.1`) name sections of the service interface spec; docs/spec-sections.md
+ * lists every section with its rules and where the kit keeps them.
  *
  * @example
  * import { errors, limits } from 'voice-kit/contract';
@@ -548,6 +548,6 @@ export interface OpenQuestion {
   readonly id: string;
   readonly section: string;
   readonly question: string;
-  /** What the kit's mock does, documented in the README's "Where the spec is silent" table. */
+  /** What the kit's mock does, documented in the "Where the spec is silent" table of docs/spec-silent.md. */
   readonly mock: string;
 }

@@ -1,8 +1,13 @@
-// x-open-question entries are the kit's record of where the spec is silent: the README table, the
+// x-open-question entries are the kit's record of where the spec is silent: the table of docs/spec-silent.md, the
 // conformance suite's observe cases and contract.ts refer to them by id.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { collectOpenQuestions, renderOpenQuestionsTable, tableIds } from '../scripts/open-questions.mjs';
+import {
+  collectOpenQuestions,
+  renderLinkedOpenQuestionsTable,
+  renderOpenQuestionsTable,
+  tableIds,
+} from '../scripts/open-questions.mjs';
 import { openQuestions } from './generated/open-questions.js';
 import { document } from './test/load-document.js';
 
@@ -103,13 +108,23 @@ describe('the "Where the spec is silent" table', () => {
     expect(piped).toContain('a \\| b');
   });
 
-  const readme = new URL('../README.md', import.meta.url);
-  const text = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
-  it('in README.md is exactly the table generated from the YAML (node scripts/open-questions-table.mjs --write)', () => {
+  const page = new URL('../docs/spec-silent.md', import.meta.url);
+  const text = existsSync(page) ? readFileSync(page, 'utf8') : '';
+  const sections = readFileSync(new URL('../docs/spec-sections.md', import.meta.url), 'utf8');
+  it('links each § of the table to its section on docs/spec-sections.md', () => {
+    const linked = renderLinkedOpenQuestionsTable(questions, sections);
+    expect(tableIds(linked)).toEqual(ids);
+    expect(linked).toContain(
+      '| `pause-limit` | [§4.2](spec-sections.md#42-save-a-voice), [§7.2](spec-sections.md#72-voice-creation-errors) |',
+    );
+  });
+
+  it('in docs/spec-silent.md is exactly the table generated from the YAML (npm run open-questions:table)', () => {
+    const table = renderLinkedOpenQuestionsTable(questions, sections);
     const start = '<!-- open-questions:start -->\n';
     const from = text.indexOf(start);
     const to = text.indexOf('<!-- open-questions:end -->');
-    expect(from, 'README.md must hold the open-questions markers').toBeGreaterThanOrEqual(0);
+    expect(from, 'docs/spec-silent.md must hold the open-questions markers').toBeGreaterThanOrEqual(0);
     expect(text.slice(from + start.length, to)).toBe(table);
     expect([...tableIds(text.slice(from, to))].sort()).toEqual([...ids].sort());
   });

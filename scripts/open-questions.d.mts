@@ -8,4 +8,8 @@ export interface LocatedOpenQuestion extends OpenQuestion {
 
 export function collectOpenQuestions(doc: unknown): { questions: LocatedOpenQuestion[]; problems: string[] };
 export function renderOpenQuestionsTable(questions: readonly OpenQuestion[]): string;
+export function renderLinkedOpenQuestionsTable(
+  questions: readonly OpenQuestion[],
+  specSections: string,
+): string;
 export function tableIds(markdown: string): string[];

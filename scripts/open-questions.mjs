@@ -1,12 +1,14 @@
 /**
  * The `x-open-question` entries of the OpenAPI document: collected (with the JSON pointer of the node
- * that carries each), checked, and rendered as the README's "Where the spec is silent" table.
+ * that carries each), checked, and rendered as the "Where the spec is silent" table of docs/spec-silent.md.
  * Plain ESM so that scripts run without a TypeScript loader; typed by open-questions.d.mts.
  *
  * @example
  * const { questions, problems } = collectOpenQuestions(doc);
  * console.log(renderOpenQuestionsTable(questions));
  */
+
+import { linkSections, sectionHref } from './markdown.mjs';
 
 const idPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const fields = ['id', 'section', 'question', 'mock'];
@@ -89,7 +91,7 @@ function cell(text) {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
 
-/** The README's "Where the spec is silent" table, one row per entry, in document order. */
+/** The "Where the spec is silent" table of docs/spec-silent.md, one row per entry, in document order. */
 export function renderOpenQuestionsTable(questions) {
   const rows = questions.map(
     (q) => `| \`${q.id}\` | ${cell(q.section)} | ${cell(q.question)} | ${cell(q.mock)} |`,
@@ -101,6 +103,14 @@ export function renderOpenQuestionsTable(questions) {
   ]
     .join('\n')
     .concat('\n');
+}
+
+/**
+ * The table as docs/spec-silent.md holds it: each § a link to its section on docs/spec-sections.md
+ * (whose text is `specSections`).
+ */
+export function renderLinkedOpenQuestionsTable(questions, specSections) {
+  return linkSections(renderOpenQuestionsTable(questions), sectionHref(specSections));
 }
 
 /** The ids listed in the first column of a table rendered by `renderOpenQuestionsTable`. */

@@ -1,13 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 
-function voiceKit(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/voice-kit.ts', ...args], { cwd: root });
+function voiceKit(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/voice-kit.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {
@@ -101,5 +105,49 @@ describe('voice-kit mock', () => {
     expect(await help.exited).toBe(0);
     expect(help.output().stdout).toContain('mock');
     expect(help.output().stdout).toContain('conformance');
+  });
+});
+
+describe('voice-kit mock: the port', () => {
+  let held: Server;
+  let port: number;
+  const inUse = (p: number) =>
+    `voice-kit mock: port ${p} on 127.0.0.1 is in use; pick another with --port N or VOICE_KIT_PORT=N`;
+  beforeAll(async () => {
+    held = createServer();
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    port = (held.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => held.close(() => resolve())));
+
+  it('on a port in use says which flag or variable picks another, and exits 1', async () => {
+    const run = voiceKit(['mock', '--port', String(port)]);
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toEqual({ stdout: '', stderr: `${inUse(port)}\n` });
+  });
+
+  it('takes VOICE_KIT_PORT when --port is not given', async () => {
+    const run = voiceKit(['mock'], { VOICE_KIT_PORT: String(port) });
+    expect(await run.exited).toBe(1);
+    expect(run.output().stderr).toBe(`${inUse(port)}\n`);
+  });
+
+  it('--port wins over VOICE_KIT_PORT', async () => {
+    const run = voiceKit(['mock', '--port', '0'], { VOICE_KIT_PORT: String(port) });
+    const url = /http:\/\/127\.0\.0\.1:(\d+)/.exec(await run.firstLine);
+    expect(Number(url?.[1])).not.toBe(port);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+  });
+
+  it.each([
+    [[], { VOICE_KIT_PORT: 'abc' }, 'error: VOICE_KIT_PORT: expected an integer from 0 to 65535, got "abc"'],
+    [[], { VOICE_KIT_PORT: '' }, 'error: VOICE_KIT_PORT: expected an integer from 0 to 65535, got ""'],
+    [['--port='], {}, 'error: --port: expected an integer from 0 to 65535, got ""'],
+    [['--port', '70000'], {}, 'error: --port: expected an integer from 0 to 65535, got "70000"'],
+  ])('refuses a port that is none (%j %j) with exit code 2', async (flags, env, message) => {
+    const run = voiceKit(['mock', ...flags], env);
+    expect(await run.exited).toBe(2);
+    expect(run.output().stderr.split('\n')[0]).toBe(message);
   });
 });

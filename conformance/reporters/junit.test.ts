@@ -87,5 +87,6 @@ describe('reports', () => {
     expect(md).toContain('| `page-size-out-of-range` | §4.3 |');
     expect(md).toContain('page_size=0: HTTP 400 \\| x');
     expect(md).toContain('**FAIL**');
+    expect(md).toContain('`docs/spec-sections.md` of voice-kit');
   });
 });

@@ -64,6 +64,9 @@ export function markdownReport(run: RunResult): string {
     '',
     '## Results by section',
     '',
+    'A section (§4.2) is one of the service interface spec. `docs/spec-sections.md` of voice-kit',
+    '(`node_modules/voice-kit/docs/spec-sections.md` where it is installed) says what each one asks for.',
+    '',
   ];
   for (const [section, results] of bySection(run.results)) {
     lines.push(`### ${section}`, '', '| Case | Severity | Outcome | Details |', '|---|---|---|---|');

@@ -69,7 +69,7 @@ export const defaultKeys: readonly KeyConfig[] = [
 ];
 
 /**
- * Every default of the mock, in one place (the decision table of the README).
+ * Every default of the mock, in one place (the decision table of docs/spec-silent.md).
  *
  * @example
  * createMockService({ config: { ...defaultConfig, maxTextLength: 500 } });

@@ -141,10 +141,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     return undefined;
   };
   server.on('clientError', answerClientError);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+  } catch (error) {
+    // A port in use (EADDRINUSE) or not ours to take: leave no storage directory behind.
+    if (!options.service) await service.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
