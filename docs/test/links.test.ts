@@ -89,7 +89,7 @@ describe('Markdown links', () => {
     expect(problem('README.md', 'https://example.org/')).toMatch(/absolute URL/);
     expect(problem('README.md', 'docs/nothing.md')).toMatch(/does not exist/);
     expect(problem('README.md', 'docs/mock.md#no-such-heading')).toMatch(/no heading/);
-    expect(problem('README.md', 'mocks/core/README.md')).toMatch(/does not hold/);
+    expect(problem('README.md', 'mocks/node/README.md')).toMatch(/does not hold/);
     expect(problem('README.md', 'openapi/voice-service.yaml#L1')).toMatch(/not a Markdown page/);
   });
 
