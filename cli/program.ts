@@ -46,6 +46,10 @@ function program(): CAC {
       'Seed of object keys, voice profiles and voice_url signatures (default: ids from 42, a random signing secret; with a seed voice_urls are reproducible and forgeable)',
     )
     .option(
+      '--body-timeout <seconds>',
+      'Cut a request body that sends nothing for this long with 408 (default 30)',
+    )
+    .option(
       '--no-cors',
       'Answer no CORS preflights and add no CORS headers (on by default, for browser apps)',
     );

@@ -24,6 +24,8 @@ interface MockFlags {
   host: string;
   config?: string;
   seed?: string | number;
+  /** Seconds; undefined without --body-timeout (then 30). */
+  bodyTimeout?: string | number;
   /** false with --no-cors. */
   cors: boolean;
 }
@@ -50,9 +52,14 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   let config: MockConfig | undefined;
   let port: number;
   let seed: number | undefined;
+  let bodyTimeoutMs: number | undefined;
   try {
     port = portOf(flags, env);
     seed = flags.seed === undefined ? undefined : integerFlag('--seed', flags.seed, 0, 2 ** 32 - 1);
+    bodyTimeoutMs =
+      flags.bodyTimeout === undefined
+        ? undefined
+        : integerFlag('--body-timeout', flags.bodyTimeout, 1, 3600) * 1000;
     // Imported only with --config: each module is startup time, and most runs use the defaults.
     if (flags.config)
       config = await (await import('../mocks/node/load-config.js')).loadConfigFile(flags.config);
@@ -67,6 +74,7 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
       host: flags.host,
       ...(seed === undefined ? {} : { seed }),
       cors: flags.cors !== false,
+      ...(bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs }),
       ...(config ? { config } : {}),
     });
   } catch (error) {

@@ -502,6 +502,16 @@ export const errors = {
     openQuestion: 'general-errors',
     message: 'request headers are too large',
   },
+  bodyStalled: {
+    code: 10001,
+    status: 408,
+    condition: 'the request body stopped arriving: no byte for the body timeout (30 s by default)',
+    section: '§4',
+    operations: [],
+    source: 'kit',
+    openQuestion: 'general-errors',
+    message: 'the request body stalled: no data for 30 s',
+  },
   signedUrlInvalid: {
     code: 10003,
     status: 403,

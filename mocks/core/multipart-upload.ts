@@ -2,7 +2,7 @@ import { upload } from '../../openapi/contract.js';
 import type { CoreRequest } from './context.js';
 import { type Failure, fail } from './envelope.js';
 import { boundaryOf, MultipartError, type PartHead, type PartSink, readMultipart } from './multipart.js';
-import { drain, mediaType } from './request-body.js';
+import { BodyStalled, drain, mediaType } from './request-body.js';
 import { concat, type Storage, type StorageWriter } from './storage.js';
 
 /** A multipart upload form as received: the one file (stored) and the scene field. */
@@ -20,6 +20,8 @@ interface FormProgress {
   badExtension?: string;
   tooLarge: boolean;
   malformed?: string;
+  /** The body stopped arriving (BodyStalled): 408, and nothing is kept. */
+  stalled?: string;
   writer?: StorageWriter;
 }
 
@@ -113,6 +115,7 @@ export async function receiveUpload(
     await readMultipart(request.body, boundary, partSink(form, storage, id, maxBytes));
   } catch (error) {
     if (error instanceof MultipartError) form.malformed = error.message;
+    else if (error instanceof BodyStalled) form.stalled = error.message;
     else if (error !== stopReading)
       form.malformed = `request body could not be read: ${(error as Error).message}`;
     // Past the size limit or after a parse error the rest is read and thrown away, never stored.
@@ -126,6 +129,7 @@ export async function receiveUpload(
 
 function judge(form: FormProgress, maxBytes: number): Failure | undefined {
   const scenes = upload.scenes as readonly string[];
+  if (form.stalled) return fail('bodyStalled', form.stalled);
   if (form.malformed) return fail('invalidUpload', `invalid multipart request: ${form.malformed}`);
   if (form.extraFiles > 0)
     return fail('invalidUpload', 'invalid multipart request: send exactly one file, in field "file"');

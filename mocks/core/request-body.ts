@@ -1,6 +1,16 @@
 import type { CoreRequest } from './context.js';
 import { type Failure, fail } from './envelope.js';
 
+/**
+ * The error a request body fails with when it stops arriving (no byte for the adapter's body timeout):
+ * the core answers it 408 (bodyStalled) where an answer can still be sent, and forgets what it read.
+ */
+export class BodyStalled extends Error {
+  constructor(readonly ms: number) {
+    super(`the request body stalled: no data for ${ms / 1000} s`);
+  }
+}
+
 /** JSON bodies of this service are small (generate_text is at most ~10,000 characters); a cap keeps a huge one cheap. */
 export const maxJsonBodyBytes = 1_048_576;
 
@@ -44,7 +54,14 @@ export async function readJsonBody(request: CoreRequest, cap: number = maxJsonBo
   }
   if (!request.body) return fail('invalidRequest', 'request body is empty; expected a JSON object');
   const reader = request.body.getReader();
-  const read = await readAtMost(reader, cap);
+  let read: Awaited<ReturnType<typeof readAtMost>>;
+  try {
+    read = await readAtMost(reader, cap);
+  } catch (error) {
+    reader.releaseLock();
+    if (error instanceof BodyStalled) return fail('bodyStalled', error.message);
+    return fail('invalidRequest', `request body could not be read: ${(error as Error).message}`);
+  }
   if (!read) {
     reader.releaseLock();
     await drain(request.body);

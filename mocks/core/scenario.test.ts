@@ -72,3 +72,17 @@ describe('applyFaults', () => {
     expect(waits).toEqual([25, 25, 25]);
   });
 });
+
+describe('Prefer waits are capped', () => {
+  it.each(['latency=999999999', 'latency=60001', 'fault=slow-chunks=60001'])(
+    'refuses %s with a message naming the cap',
+    (header) => {
+      const parsed = parsePreferences(header);
+      expect(isFailure(parsed) && parsed.message).toMatch(/at most 60000 ms/);
+    },
+  );
+
+  it.each(['latency=60000', 'fault=slow-chunks=60000'])('accepts %s', (header) => {
+    expect(isFailure(parsePreferences(header))).toBe(false);
+  });
+});

@@ -33,11 +33,22 @@ function nonNegativeInt(text: string | undefined): number | undefined {
   return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
 }
 
+/**
+ * The longest wait a `Prefer` may ask for, ms (`latency=`, `fault=slow-chunks=`): a minute is longer
+ * than any client timeout worth testing, and a longer one would only hold a connection.
+ */
+export const maxPreferWaitMs = 60_000;
+
 function parseFault(value: string): Fault | Failure {
   const [name, argument] = value.split('=', 2);
   const amount = nonNegativeInt(argument);
   if (name === 'reset' && argument === undefined) return { kind: 'reset' };
   if (name === 'cut-after-bytes' && amount !== undefined) return { kind: 'cut-after-bytes', bytes: amount };
+  if (name === 'slow-chunks' && amount !== undefined && amount > maxPreferWaitMs)
+    return fail(
+      'invalidRequest',
+      `Prefer: fault=slow-chunks may wait at most ${maxPreferWaitMs} ms, got ${amount}`,
+    );
   if (name === 'slow-chunks' && amount !== undefined) return { kind: 'slow-chunks', ms: amount };
   return fail('invalidRequest', `Prefer: unknown fault "${value}"; ${faultHelp}`);
 }
@@ -76,6 +87,11 @@ export function parsePreferences(header: string | null): Preferences | Failure {
       preferences.latencyMs = nonNegativeInt(value);
       if (preferences.latencyMs === undefined)
         return fail('invalidRequest', 'Prefer: latency must be milliseconds');
+      if (preferences.latencyMs > maxPreferWaitMs)
+        return fail(
+          'invalidRequest',
+          `Prefer: latency may be at most ${maxPreferWaitMs} ms, got ${preferences.latencyMs}`,
+        );
     } else if (name === 'pace') {
       preferences.realtime = value === 'realtime';
     }

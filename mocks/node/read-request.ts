@@ -1,27 +1,65 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CoreRequest } from '../core/context.js';
+import { BodyStalled } from '../core/request-body.js';
 import { KeptMap } from '../core/state/kept-map.js';
+
+/** Requests whose body stalled (no byte for the body timeout): their connection is closed after the 408. */
+export const stalledRequests = new WeakSet<IncomingMessage>();
+
+/**
+ * A timer that fails a body read when the client sends nothing for `ms` while the body is wanted.
+ * Restarted by every chunk; a body the reader is not asking for (paused for backpressure) never times
+ * out, only one the client stopped sending.
+ */
+function stallTimer(req: IncomingMessage, ms: number, onStall: (error: BodyStalled) => void) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => clearTimeout(timer);
+  const start = () => {
+    stop();
+    timer = setTimeout(() => {
+      stalledRequests.add(req);
+      onStall(new BodyStalled(ms));
+    }, ms);
+  };
+  req.once('end', stop);
+  req.once('close', stop);
+  return { start, stop };
+}
 
 /**
  * A web stream over the request body that reads from the socket only as fast as the core consumes
- * (Node 20's Readable.toWeb buffers ahead when the consumer is slower, e.g. writing to disk).
+ * (Node 20's Readable.toWeb buffers ahead when the consumer is slower, e.g. writing to disk). It errors
+ * with BodyStalled when the client stops sending for `stallMs` while the core waits for data.
  */
-function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+function bodyStream(req: IncomingMessage, stallMs: number): ReadableStream<Uint8Array> {
+  let failed = false;
+  let fail: (error: BodyStalled) => void = () => {};
+  const timer = stallTimer(req, stallMs, (error) => fail(error));
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        fail = (error) => {
+          failed = true;
+          controller.error(error);
+        };
         req.on('data', (chunk: Buffer) => {
+          if (failed) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+          if ((controller.desiredSize ?? 0) <= 0) {
+            req.pause();
+            timer.stop();
+          } else timer.start();
         });
-        req.once('end', () => controller.close());
-        req.once('error', (error) => controller.error(error));
+        req.once('end', () => !failed && controller.close());
+        req.once('error', (error) => !failed && controller.error(error));
         req.pause();
       },
       pull() {
+        timer.start();
         req.resume();
       },
       cancel() {
+        timer.stop();
         req.resume();
       },
     },
@@ -60,10 +98,15 @@ export class RecentUrls {
   }
 }
 
-function readSmallBody(req: IncomingMessage): Promise<Buffer> {
+function readSmallBody(req: IncomingMessage, stallMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const timer = stallTimer(req, stallMs, reject);
+    timer.start();
+    req.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      timer.start();
+    });
     req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
     req.once('error', reject);
     req.once('aborted', () => reject(new Error('request aborted')));
@@ -124,12 +167,13 @@ export function toRequest(
   req: IncomingMessage,
   res: ServerResponse,
   url: string,
+  stallMs: number,
 ): CoreRequest | Promise<CoreRequest> {
   const method = req.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') {
     return { method, url, headers: new NodeHeaders(req.rawHeaders), body: null, signal: answeredAtOnce };
   }
-  return toBodyRequest(req, res, url, method);
+  return toBodyRequest(req, res, url, method, stallMs);
 }
 
 /** A web stream of one buffer, the whole of a small body already read. */
@@ -153,6 +197,7 @@ async function toBodyRequest(
   res: ServerResponse,
   url: string,
   method: string,
+  stallMs: number,
 ): Promise<CoreRequest> {
   const raw = req.rawHeaders;
   const aborted = new AbortController();
@@ -163,6 +208,6 @@ async function toBodyRequest(
   const length = rawHeader(raw, 'content-length');
   const declared = length === null ? Number.NaN : Number(length);
   const small = rawHeader(raw, 'transfer-encoding') === null && declared >= 0 && declared <= smallBodyBytes;
-  const body = small ? wholeBody(await readSmallBody(req)) : bodyStream(req);
+  const body = small ? wholeBody(await readSmallBody(req, stallMs)) : bodyStream(req, stallMs);
   return { method, url, headers: new NodeHeaders(raw), body, signal };
 }

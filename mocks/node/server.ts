@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { type Answer, BytesAnswer, StreamAnswer } from '../core/answer.js';
 import { offsetClock } from '../core/clock.js';
 import { fail, render } from '../core/envelope.js';
+import { BodyStalled } from '../core/request-body.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { KeptMap } from '../core/state/kept-map.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { tempDirStorage } from './file-storage.js';
-import { firstHost, RecentUrls, toRequest } from './read-request.js';
+import { firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
 import { answerClientError, writeBytesAnswer, writeStreamAnswer } from './write-answer.js';
 
 /**
@@ -30,6 +31,9 @@ function originOf(host: string, origins: KeptMap<string, string | null>): string
   return origin;
 }
 
+/** How long a request body may stall before the server cuts it: see MockServerOptions.bodyTimeoutMs. */
+export const defaultBodyTimeoutMs = 30_000;
+
 /** Options of the Node mock server; `service` wins over `config` and `seed`. */
 export interface MockServerOptions {
   /** Default 4010; 0 picks a free port. */
@@ -38,6 +42,11 @@ export interface MockServerOptions {
   host?: string;
   config?: MockServiceOptions['config'];
   seed?: number;
+  /**
+   * How long a request body may send nothing before it is cut with 408 (its upload quota slot given
+   * back). Default 30,000 ms.
+   */
+  bodyTimeoutMs?: number;
   /** A service of your own (then its storage and clock are yours too). */
   service?: MockService;
   /** Extra service options when no `service` is given (validateResponses, logger, ...). */
@@ -68,7 +77,7 @@ export interface MockServer {
  * await server.close();
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = 4010, host = '127.0.0.1' } = options;
+  const { port = 4010, host = '127.0.0.1', bodyTimeoutMs = defaultBodyTimeoutMs } = options;
   const service =
     options.service ??
     createMockService({
@@ -85,9 +94,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   // This server's memos of request heads: Host → origin, origin + path → URL. Bounded.
   const origins = new KeptMap<string, string | null>(64);
   const urls = new RecentUrls();
-  const finish = (req: IncomingMessage) => {
-    // Whatever the answer left unread is thrown away, so a keep-alive connection stays usable.
-    if (!req.complete) req.resume();
+  const finish = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.complete) return;
+    // A body that stalled will not finish: the connection closes once the 408 is out.
+    if (stalledRequests.has(req)) res.once('finish', () => req.socket.destroy());
+    // Whatever else the answer left unread is thrown away, so a keep-alive connection stays usable.
+    else req.resume();
   };
   // noDelay: a streamed chunk leaves at once instead of waiting on Nagle's algorithm for an ACK.
   const server = createServer({ noDelay: true }, (req, res) => {
@@ -103,14 +115,23 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         fail('invalidRequest', `Host header ${JSON.stringify(hostHeader)} is not host[:port]`),
       );
       writeBytesAnswer(refused, res, extra);
-      return finish(req);
+      return finish(req, res);
     }
     let answered: Answer | Promise<Answer>;
     try {
       // A GET's request is made at once; one with a body once its small body is read.
-      const request = toRequest(req, res, urls.of(req, origin));
+      const request = toRequest(req, res, urls.of(req, origin), bodyTimeoutMs);
       answered =
-        request instanceof Promise ? request.then((r) => service.answer(r)) : service.answer(request);
+        request instanceof Promise
+          ? request.then(
+              (r) => service.answer(r),
+              // A small body read whole before the core sees it: its stall is answered here.
+              (error: unknown) => {
+                if (error instanceof BodyStalled) return render(fail('bodyStalled', error.message));
+                throw error;
+              },
+            )
+          : service.answer(request);
     } catch {
       res.destroy();
       return;
@@ -132,10 +153,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     // Bytes the core made in memory go out in one write, as a bare node:http server sends them.
     if (answer instanceof BytesAnswer) {
       writeBytesAnswer(answer, res, extra);
-      finish(req);
+      finish(req, res);
       return undefined;
     }
-    if (answer instanceof StreamAnswer) return writeStreamAnswer(answer, res, extra).then(() => finish(req));
+    if (answer instanceof StreamAnswer)
+      return writeStreamAnswer(answer, res, extra).then(() => finish(req, res));
     // Dropped: no answer at all, as a reset connection (Prefer: fault=reset).
     res.socket?.destroy();
     return undefined;

@@ -50,6 +50,7 @@ export const openQuestions: readonly LocatedOpenQuestion[] = [
     "refs": [
       "/x-router-responses/404",
       "/x-router-responses/405",
+      "/x-router-responses/408",
       "/x-router-responses/431",
       "/paths/~1v1~1voice~1{voice_id}/delete/responses/400"
     ]

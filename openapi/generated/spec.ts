@@ -206,6 +206,29 @@ export const openapiDocument: { readonly [key: string]: Json } = {
         }
       }
     },
+    "408": {
+      "description": "The request body stopped arriving for longer than the body timeout; answered where the connection still allows it (kit's choice, `general-errors`).",
+      "x-open-question": "general-errors",
+      "content": {
+        "application/json": {
+          "schema": {
+            "$ref": "#/components/schemas/ErrorEnvelope"
+          },
+          "examples": {
+            "bodyStalled": {
+              "summary": "Request body stalled",
+              "x-spec-section": "§4",
+              "value": {
+                "error_code": 10001,
+                "error_message": "the request body stalled: no data for 30 s",
+                "succeed": false,
+                "data": null
+              }
+            }
+          }
+        }
+      }
+    },
     "431": {
       "description": "The request head is larger than the server reads; refused before routing (kit's choice, `general-errors`).",
       "x-open-question": "general-errors",
