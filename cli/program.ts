@@ -46,6 +46,10 @@ function program(): CAC {
       'Seed of object keys, voice profiles and voice_url signatures (default: ids from 42, a random signing secret; with a seed voice_urls are reproducible and forgeable)',
     )
     .option(
+      '--control-token <token>',
+      'Token the control API asks for in X-Mock-Control-Token (default: none on loopback, a random one printed at start on any other host)',
+    )
+    .option(
       '--body-timeout <seconds>',
       'Cut a request body that sends nothing for this long with 408 (default 30)',
     )

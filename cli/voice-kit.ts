@@ -24,6 +24,8 @@ interface MockFlags {
   host: string;
   config?: string;
   seed?: string | number;
+  /** The control API's token; made at start on a host beyond loopback when not given. */
+  controlToken?: string;
   /** Seconds; undefined without --body-timeout (then 30). */
   bodyTimeout?: string | number;
   /** false with --no-cors. */
@@ -75,6 +77,7 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
       ...(seed === undefined ? {} : { seed }),
       cors: flags.cors !== false,
       ...(bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs }),
+      ...(flags.controlToken === undefined ? {} : { controlToken: String(flags.controlToken) }),
       ...(config ? { config } : {}),
     });
   } catch (error) {
@@ -96,7 +99,11 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   });
   // Printed only once Ctrl-C is handled, so whoever reads the line may stop the server at once.
   const keys = server.service.config.keys.map((k) => k.key).join(', ');
-  write(`voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/)`);
+  const token =
+    server.controlToken === undefined ? '' : `, header X-Mock-Control-Token: ${server.controlToken}`;
+  write(
+    `voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/${token})`,
+  );
   return stopped;
 }
 

@@ -512,6 +512,27 @@ export const errors = {
     openQuestion: 'general-errors',
     message: 'the request body stalled: no data for 30 s',
   },
+  controlRefused: {
+    code: 10003,
+    status: 403,
+    condition:
+      "a control-API request (/__mock/) from another site's page (a foreign Origin) or through a Host that is not the mock's address (DNS rebinding)",
+    section: '§5',
+    operations: [],
+    source: 'kit',
+    openQuestion: 'general-errors',
+    message: 'the control API answers only the mock itself: this request comes from another origin',
+  },
+  controlTokenMissing: {
+    code: 10003,
+    status: 401,
+    condition: 'a control-API request without the control token, on a mock that listens beyond loopback',
+    section: '§5',
+    operations: [],
+    source: 'kit',
+    openQuestion: 'general-errors',
+    message: 'this mock listens beyond loopback: the control API needs the X-Mock-Control-Token header',
+  },
   signedUrlInvalid: {
     code: 10003,
     status: 403,

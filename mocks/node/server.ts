@@ -2,10 +2,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { type Answer, BytesAnswer, StreamAnswer } from '../core/answer.js';
 import { offsetClock } from '../core/clock.js';
-import { fail, render } from '../core/envelope.js';
+import { type Failure, fail, render } from '../core/envelope.js';
 import { BodyStalled } from '../core/request-body.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
+import { voiceAudioPath } from '../core/signed-url.js';
+import { randomSecret } from '../core/signer.js';
 import { KeptMap } from '../core/state/kept-map.js';
+import { controlPrefix } from '../core/target.js';
+import { controlGuard, isLoopbackHost } from './control-guard.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { tempDirStorage } from './file-storage.js';
 import { firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
@@ -31,6 +35,22 @@ function originOf(host: string, origins: KeptMap<string, string | null>): string
   return origin;
 }
 
+/** The head of answers that carry no CORS grant (the control API). */
+const noExtra: readonly string[] = [];
+
+/** The path of a request target, origin-form or absolute-form, without its query. */
+function pathOf(target: string): string {
+  if (target.startsWith('/') && !target.startsWith('//')) {
+    const query = target.indexOf('?');
+    return query < 0 ? target : target.slice(0, query);
+  }
+  try {
+    return new URL(target, 'http://mock.invalid').pathname;
+  } catch {
+    return target;
+  }
+}
+
 /** How long a request body may stall before the server cuts it: see MockServerOptions.bodyTimeoutMs. */
 export const defaultBodyTimeoutMs = 30_000;
 
@@ -54,8 +74,14 @@ export interface MockServerOptions {
   /**
    * Let browser apps of any origin call the mock (default true): OPTIONS preflights are answered with
    * 204, and every answer carries Access-Control-Allow-Origin: * and Access-Control-Expose-Headers.
+   * The control API (/__mock/) never does: it answers only the mock's own origin.
    */
   cors?: boolean;
+  /**
+   * The token control-API requests must carry in X-Mock-Control-Token. Default: none on a loopback
+   * host; a random one on any other host (`MockServer.controlToken` tells it).
+   */
+  controlToken?: string;
 }
 
 /** A running mock server. */
@@ -63,6 +89,8 @@ export interface MockServer {
   /** Base URL, e.g. http://127.0.0.1:4010 */
   readonly url: string;
   readonly service: MockService;
+  /** The token the control API asks for (X-Mock-Control-Token); undefined when it asks for none. */
+  readonly controlToken: string | undefined;
   /** Stops listening, drops open connections and removes the temporary storage. */
   close(): Promise<void>;
 }
@@ -101,10 +129,27 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     // Whatever else the answer left unread is thrown away, so a keep-alive connection stays usable.
     else req.resume();
   };
+  const guard = controlGuard(
+    host,
+    options.controlToken ?? (isLoopbackHost(host) ? undefined : randomSecret().slice(0, 32)),
+  );
+  /** A control-API request the guard refuses: its envelope, with no CORS grant. */
+  const refuse = (req: IncomingMessage, res: ServerResponse, failure: Failure) => {
+    writeBytesAnswer(render(failure), res);
+    finish(req, res);
+  };
   // noDelay: a streamed chunk leaves at once instead of waiting on Nagle's algorithm for an ACK.
   const server = createServer({ noDelay: true }, (req, res) => {
+    const path = req.url ?? '/';
+    // Only paths that may be the control API pay for the check.
+    const controlPath = path.includes(controlPrefix) ? pathOf(path) : undefined;
+    const refusal = controlPath === undefined ? undefined : guard.check(req, controlPath);
+    if (refusal) return refuse(req, res, refusal);
+    const open = controlPath === undefined || controlPath.startsWith(voiceAudioPath);
     if (cors && isPreflight(req)) {
-      answerPreflight(req, res);
+      // The control API grants no browser of another origin anything: its preflight is refused.
+      if (open) answerPreflight(req, res);
+      else refuse(req, res, fail('controlRefused'));
       return;
     }
     // The first Host, as Node keeps it; read from the raw list (building req.headers costs more).
@@ -138,26 +183,32 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     // An answer the core made at once (a list from memory) is written in this same turn, with no
     // promise: under load each promise hop of a list answer costs as much as routing it.
+    const head = open ? extra : noExtra;
     if (answered instanceof Promise)
-      answered.then((answer) => write(answer, req, res)).catch(() => res.destroy());
+      answered.then((answer) => write(answer, req, res, head)).catch(() => res.destroy());
     else {
       try {
-        write(answered, req, res)?.catch(() => res.destroy());
+        write(answered, req, res, head)?.catch(() => res.destroy());
       } catch {
         res.destroy();
       }
     }
   });
   /** Writes an answer; a promise only while a streamed body is being written. */
-  const write = (answer: Answer, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
+  const write = (
+    answer: Answer,
+    req: IncomingMessage,
+    res: ServerResponse,
+    head: readonly string[],
+  ): Promise<void> | undefined => {
     // Bytes the core made in memory go out in one write, as a bare node:http server sends them.
     if (answer instanceof BytesAnswer) {
-      writeBytesAnswer(answer, res, extra);
+      writeBytesAnswer(answer, res, head);
       finish(req, res);
       return undefined;
     }
     if (answer instanceof StreamAnswer)
-      return writeStreamAnswer(answer, res, extra).then(() => finish(req, res));
+      return writeStreamAnswer(answer, res, head).then(() => finish(req, res));
     // Dropped: no answer at all, as a reset connection (Prefer: fault=reset).
     res.socket?.destroy();
     return undefined;
@@ -178,6 +229,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   return {
     url: `http://${shownHost}:${address.port}`,
     service,
+    controlToken: guard.token,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../node/server.js';
-import { testServiceOptions } from './helpers.js';
+import { rawGet, testServiceOptions } from './helpers.js';
 
 const origin = 'http://app.example.test:5173';
 const preflight = (server: MockServer, path: string, method: string, headers = 'x-api-key') =>
@@ -28,7 +28,7 @@ describe('CORS of the Node mock (on by default)', () => {
     ['/v1/voice/list', 'GET', 'x-api-key'],
     ['/v1/text-to-speech/stream', 'POST', 'content-type, x-api-key, prefer'],
     ['/v1/voice/abc', 'DELETE', 'x-api-key'],
-    ['/__mock/reset', 'POST', 'content-type'],
+    ['/__mock/voice-audio/abc', 'GET', 'x-api-key'],
   ])('answers the preflight of %s %s with 204', async (path, method, headers) => {
     const res = await preflight(server, path, method, headers);
     expect(res.status).toBe(204);
@@ -60,7 +60,7 @@ describe('CORS of the Node mock (on by default)', () => {
       200,
     ],
     ['a plain OPTIONS (no preflight): the 405 envelope', '/v1/voice/list', { method: 'OPTIONS' }, 405],
-    ['the control API', '/__mock/clock', {}, 200],
+    ['a voice_url (an app plays it)', '/__mock/voice-audio/abc?expires=1&signature=00', {}, 403],
   ] as [string, string, RequestInit, number][])(
     'every answer carries the CORS headers: %s',
     async (_name, path, init, status) => {
@@ -76,6 +76,93 @@ describe('CORS of the Node mock (on by default)', () => {
       );
     },
   );
+});
+
+describe('the control API answers only the mock itself', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await startMockServer({ port: 0, serviceOptions: testServiceOptions });
+  });
+  afterAll(() => server.close());
+
+  it('refuses the preflight of a page of another origin, granting no CORS', async () => {
+    const res = await preflight(server, '/__mock/reset', 'POST', 'content-type');
+    expect(res.status).toBe(403);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(((await res.json()) as { error_code: number }).error_code).toBe(10003);
+  });
+
+  it.each([
+    ['GET', '/__mock/snapshot'],
+    ['GET', '/__mock/requests'],
+    ['POST', '/__mock/reset'],
+  ])('refuses %s %s from a page of another origin with 403, and changes nothing', async (method, path) => {
+    await fetch(`${server.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } });
+    const logged = server.service.state.requests.list().length;
+    const res = await fetch(`${server.url}${path}`, { method, headers: { Origin: origin } });
+    const body = (await res.json()) as { error_code: number; succeed: boolean; error_message: string };
+    expect(res.status).toBe(403);
+    expect(body).toMatchObject({ error_code: 10003, succeed: false });
+    expect(body.error_message).toContain(origin);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(server.service.state.requests.list().length).toBe(logged);
+  });
+
+  it("answers the mock's own pages (same origin) and clients that send no Origin, without CORS headers", async () => {
+    const own = await fetch(`${server.url}/__mock/clock`, { headers: { Origin: server.url } });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await fetch(`${server.url}/__mock/clock`)).status).toBe(200);
+  });
+
+  it('refuses a Host that is a DNS name other than localhost (DNS rebinding), and answers localhost', async () => {
+    const port = new URL(server.url).port;
+    const rebound = await rawGet(`${server.url}/__mock/snapshot`, {
+      headers: { Host: `attacker.example:${port}` },
+    });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body).error_message).toContain('attacker.example');
+    const local = await rawGet(`${server.url}/__mock/clock`, { headers: { Host: `localhost:${port}` } });
+    expect(local.status).toBe(200);
+    // The API itself keeps answering any Host: browser apps reach it by name.
+    const api = await rawGet(`${server.url}/v1/voice/list`, {
+      headers: { Host: `attacker.example:${port}`, 'X-API-Key': 'mock-key' },
+    });
+    expect(api.status).toBe(200);
+  });
+});
+
+describe('the control token', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await startMockServer({ port: 0, serviceOptions: testServiceOptions, controlToken: 't0ken' });
+  });
+  afterAll(() => server.close());
+
+  it('is asked for with 401 when missing or wrong, and lets the request through when right', async () => {
+    expect(server.controlToken).toBe('t0ken');
+    const missing = await fetch(`${server.url}/__mock/clock`);
+    expect(missing.status).toBe(401);
+    expect(((await missing.json()) as { error_message: string }).error_message).toContain(
+      'X-Mock-Control-Token',
+    );
+    expect(
+      (await fetch(`${server.url}/__mock/clock`, { headers: { 'X-Mock-Control-Token': 'nope' } })).status,
+    ).toBe(401);
+    expect(
+      (await fetch(`${server.url}/__mock/clock`, { headers: { 'X-Mock-Control-Token': 't0ken' } })).status,
+    ).toBe(200);
+    // The API and the voice_url audio need no token.
+    expect(
+      (await fetch(`${server.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } })).status,
+    ).toBe(200);
+  });
+
+  it('is not asked for on a loopback host unless one is given', async () => {
+    const loopback = await startMockServer({ port: 0, serviceOptions: testServiceOptions });
+    expect(loopback.controlToken).toBeUndefined();
+    await loopback.close();
+  });
 });
 
 describe('CORS turned off (cors: false, voice-kit mock --no-cors)', () => {

@@ -77,7 +77,7 @@ describe('a stalled request body', () => {
       );
       // Four pieces, 200 ms apart: 800 ms in all, each gap shorter than the 300 ms timeout.
       const pieces = [0, 1, 2, 3].map((i) => body.slice((i * body.length) / 4, ((i + 1) * body.length) / 4));
-      pieces.forEach((piece, i) => setTimeout(() => socket.write(piece), 200 * (i + 1)));
+      for (const [i, piece] of pieces.entries()) setTimeout(() => socket.write(piece), 200 * (i + 1));
     });
     expect(text.startsWith('HTTP/1.1 200 ')).toBe(true);
   });

@@ -48,6 +48,8 @@ export const openQuestions: readonly LocatedOpenQuestion[] = [
     "mock": "Missing or unknown key -> 401/10003 on every endpoint; malformed JSON or wrong Content-Type -> 400/10001; unknown path -> 404/10001 envelope; wrong method -> 405/10001 envelope; unexpected fault -> 500/10000.",
     "where": "",
     "refs": [
+      "/x-router-responses/401",
+      "/x-router-responses/403",
       "/x-router-responses/404",
       "/x-router-responses/405",
       "/x-router-responses/408",

@@ -160,6 +160,52 @@ export const openapiDocument: { readonly [key: string]: Json } = {
     }
   ],
   "x-router-responses": {
+    "401": {
+      "description": "A control-API request (`/__mock/`) without the control token, on a mock that listens beyond loopback (kit's choice, `general-errors`).",
+      "x-open-question": "general-errors",
+      "content": {
+        "application/json": {
+          "schema": {
+            "$ref": "#/components/schemas/ErrorEnvelope"
+          },
+          "examples": {
+            "controlTokenMissing": {
+              "summary": "Control token missing",
+              "x-spec-section": "§5",
+              "value": {
+                "error_code": 10003,
+                "error_message": "this mock listens beyond loopback: the control API needs the X-Mock-Control-Token header",
+                "succeed": false,
+                "data": null
+              }
+            }
+          }
+        }
+      }
+    },
+    "403": {
+      "description": "A control-API request (`/__mock/`) from another site's page or through a Host that is not the mock's address (kit's choice, `general-errors`).",
+      "x-open-question": "general-errors",
+      "content": {
+        "application/json": {
+          "schema": {
+            "$ref": "#/components/schemas/ErrorEnvelope"
+          },
+          "examples": {
+            "controlRefused": {
+              "summary": "Control API refused",
+              "x-spec-section": "§5",
+              "value": {
+                "error_code": 10003,
+                "error_message": "the control API answers only the mock itself: this request comes from another origin",
+                "succeed": false,
+                "data": null
+              }
+            }
+          }
+        }
+      }
+    },
     "404": {
       "description": "No operation of the interface has this path (kit's choice, `general-errors`).",
       "x-open-question": "general-errors",

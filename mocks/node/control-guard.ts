@@ -1,0 +1,74 @@
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import { type Failure, fail } from '../core/envelope.js';
+import { voiceAudioPath } from '../core/signed-url.js';
+import { controlPrefix } from '../core/target.js';
+import { rawHeader } from './read-request.js';
+
+/** The header that carries the control token on a mock that listens beyond loopback. */
+export const controlTokenHeader = 'X-Mock-Control-Token';
+
+/** Whether an interface address is loopback only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  return isIP(bare) === 4 && bare.startsWith('127.');
+}
+
+/** The host name of a Host header value (`[::1]:4010` → `::1`, `Example.test:80` → `example.test`). */
+function hostName(host: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(host);
+  if (bracketed) return (bracketed[1] as string).toLowerCase();
+  return host.replace(/:\d+$/, '').toLowerCase();
+}
+
+/** What guards the control API of one server. */
+export interface ControlGuard {
+  /** The token a request must carry; undefined on a loopback-only mock. */
+  readonly token: string | undefined;
+  /** The refusal of a control request, or undefined when it may go on. */
+  check(req: IncomingMessage, path: string): Failure | undefined;
+}
+
+/**
+ * The control API (`/__mock/`) can reset, read and rewrite the whole mock, so it answers only the mock's
+ * own users: never a request a page of another site makes (a foreign `Origin`: a browser sends it on
+ * every cross-origin fetch and form post), never one through a Host that is not the mock's address (a
+ * DNS name other than localhost, as DNS rebinding uses), and on a mock listening beyond loopback only a
+ * request that carries the control token. The voice_url audio under /__mock/voice-audio/ is for apps
+ * and stays open (its signature guards it).
+ *
+ * @example
+ * const guard = controlGuard('0.0.0.0', 'secret');
+ * guard.check(req, '/__mock/reset'); // undefined, or the failure to answer
+ */
+export function controlGuard(boundHost: string, token: string | undefined): ControlGuard {
+  const bound = hostName(
+    boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost,
+  );
+  return {
+    token,
+    check(req, path) {
+      if (!path.startsWith(controlPrefix) || path.startsWith(voiceAudioPath)) return undefined;
+      const host = rawHeader(req.rawHeaders, 'host');
+      const name = host === null ? bound : hostName(host);
+      if (name !== 'localhost' && name !== bound && isIP(name) === 0) {
+        return fail(
+          'controlRefused',
+          `the control API answers only at the mock's own address, not through Host "${host}"`,
+        );
+      }
+      const origin = rawHeader(req.rawHeaders, 'origin');
+      if (origin !== null && (host === null || origin.toLowerCase() !== `http://${host.toLowerCase()}`)) {
+        return fail(
+          'controlRefused',
+          `the control API answers only the mock's own pages, not a page of ${origin}`,
+        );
+      }
+      if (token !== undefined && rawHeader(req.rawHeaders, controlTokenHeader) !== token) {
+        return fail('controlTokenMissing');
+      }
+      return undefined;
+    },
+  };
+}
