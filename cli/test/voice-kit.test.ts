@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 
 function voiceKit(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/voice-kit.ts', ...args], { cwd: root });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', ...args], { cwd: root });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {
