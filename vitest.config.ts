@@ -20,6 +20,11 @@ export default defineConfig({
           exclude: ['node_modules/**', 'dist/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // No Web Storage in the test workers: msw 2 (the MSW-2 target) reads the global localStorage
+          // when it loads, and from Node 25, where Web Storage is on by default, that getter prints an
+          // ExperimentalWarning unless --localstorage-file names a file. Nothing here uses Web Storage,
+          // and the flag is known (and harmless) on every Node of the matrix (22, 24, 26).
+          execArgv: ['--no-experimental-webstorage'],
         },
       },
     ],

@@ -1,11 +1,9 @@
-#!/usr/bin/env node
 /**
- * cli/: the voice-kit bin. program.ts declares and reads the command line (cac) of both commands;
- * the mock command runs here, the conformance command in conformance.ts (loaded only for it).
+ * cli/: the voice-kit command, run by the bin (bin.ts, which first checks the Node version). program.ts
+ * declares and reads the command line (cac) of both commands; the mock command runs here, the
+ * conformance command in conformance.ts (loaded only for it).
  * May import conformance/ and mocks/; nothing in conformance/ or mocks/ imports cli/.
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
 import { startMockServer } from '../mocks/node/index.js';
@@ -149,27 +147,4 @@ export function conformanceCli(
   print: Write = (l) => process.stdout.write(`${l}\n`),
 ): Promise<number> {
   return main(['conformance', ...argv], print, write, env);
-}
-
-function isEntry(): boolean {
-  const entry = process.argv[1];
-  try {
-    return entry !== undefined && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntry()) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(
-        `voice-kit: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
-      process.exitCode = 1;
-    },
-  );
 }

@@ -5,12 +5,5 @@
 import { ensureBuilt } from './ensure-built.mjs';
 
 ensureBuilt();
-const { main } = await import('../dist/cli/voice-kit.js');
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  process.stderr.write(
-    `voice-kit: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exitCode = 1;
-}
+// The bin itself, in this process: it checks the Node version, then runs the command on process.argv.
+await import('../dist/cli/bin.js');

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 
 function voiceKit(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/voice-kit.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', ...args], {
     cwd: root,
     env: { ...process.env, ...env },
   });

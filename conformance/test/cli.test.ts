@@ -107,16 +107,7 @@ describe('voice-kit conformance CLI', () => {
   it('on Ctrl-C stops after the current case, deletes the voices of the run and exits 130', async () => {
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'cli/voice-kit.ts',
-        'conformance',
-        '--only',
-        'voice-save.*,list.*',
-        '--report-dir',
-        dir,
-      ],
+      ['--import', 'tsx', 'cli/bin.ts', 'conformance', '--only', 'voice-save.*,list.*', '--report-dir', dir],
       { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let err = '';

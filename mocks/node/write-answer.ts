@@ -1,3 +1,6 @@
+// Kept in the declaration file, which names Node's types: a consumer's TypeScript then loads
+// @types/node for it even where its "types" list leaves @types/node out (TypeScript 6's default).
+/// <reference types="node" preserve="true" />
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { BytesAnswer, ChunkSource, StreamAnswer } from '../core/answer.js';

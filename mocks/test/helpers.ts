@@ -1,5 +1,7 @@
 import { type RequestOptions, request } from 'node:http';
 import { setupServer } from 'msw/node';
+import { http as http2 } from 'msw2';
+import { setupServer as setupServer2 } from 'msw2/node';
 import { expect } from 'vitest';
 import type { OperationId } from '../../openapi/contract.js';
 import { validateResponse } from '../../openapi/validate.js';
@@ -13,7 +15,7 @@ const realFetch = globalThis.fetch;
 
 /** A way to reach the mock: the same service behind one of its three adapters. */
 export interface Target {
-  readonly name: 'in-process' | 'msw' | 'node';
+  readonly name: 'in-process' | 'msw 3' | 'msw 2' | 'node';
   readonly service: MockService;
   request(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
@@ -35,17 +37,39 @@ export async function inProcessTarget(options: MockServiceOptions = {}): Promise
   };
 }
 
+/**
+ * voice-kit/msw under msw/node's setupServer. MSW 3 is the devDependency `msw`; MSW 2 is installed as
+ * `msw2` (an npm alias), so its handlers are built with its own `http` and run by its own setupServer.
+ */
 export async function mswTarget(options: MockServiceOptions = {}): Promise<Target> {
   const service = createMockService({ ...testServiceOptions, ...options });
   const baseUrl = 'http://voice.msw.test';
   const server = setupServer(...createHandlers({ baseUrl, service }));
+  server.listen({ onUnhandledFrame: 'bypass' });
+  return mswTargetOf('msw 3', service, baseUrl, () => server.close());
+}
+
+/** The same under MSW 2 (peer range `^2.15.0 || ^3.0.0`). */
+export async function msw2Target(options: MockServiceOptions = {}): Promise<Target> {
+  const service = createMockService({ ...testServiceOptions, ...options });
+  const baseUrl = 'http://voice.msw2.test';
+  const server = setupServer2(...createHandlers({ baseUrl, service, http: http2 }));
   server.listen({ onUnhandledRequest: 'bypass' });
+  return mswTargetOf('msw 2', service, baseUrl, () => server.close());
+}
+
+function mswTargetOf(
+  name: 'msw 3' | 'msw 2',
+  service: MockService,
+  baseUrl: string,
+  stop: () => void,
+): Target {
   return {
-    name: 'msw',
+    name,
     service,
     request: (path, init) => globalThis.fetch(`${baseUrl}${path}`, init),
     close: async () => {
-      server.close();
+      stop();
       await service.close();
     },
   };
@@ -61,7 +85,12 @@ export async function nodeTarget(options: MockServiceOptions = {}): Promise<Targ
   };
 }
 
-export const targetFactories = { 'in-process': inProcessTarget, msw: mswTarget, node: nodeTarget } as const;
+export const targetFactories = {
+  'in-process': inProcessTarget,
+  'msw 3': mswTarget,
+  'msw 2': msw2Target,
+  node: nodeTarget,
+} as const;
 
 export const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST',

@@ -21,7 +21,7 @@ export async function spawnMock(): Promise<Spawned> {
   return spawnServer(
     'mock',
     process.execPath,
-    ['dist/cli/voice-kit.js', 'mock', '--port', String(port)],
+    ['dist/cli/bin.js', 'mock', '--port', String(port)],
     url,
     listProbe,
   );

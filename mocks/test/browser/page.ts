@@ -30,7 +30,7 @@ const speak = (path: string, body: Record<string, unknown>) =>
 async function run(): Promise<void> {
   const service = createMockService();
   const worker = setupWorker(...createHandlers({ baseUrl: base, service }));
-  await worker.start({ quiet: true, onUnhandledRequest: 'bypass' });
+  await worker.start({ quiet: true, onUnhandledFrame: 'bypass' });
 
   seen.emptyList = await envelope(await fetch(`${base}/v1/voice/list`, { headers: key }));
 

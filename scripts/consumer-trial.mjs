@@ -1,0 +1,275 @@
+#!/usr/bin/env node
+/**
+ * The consumer trial: what a user of the published package meets. Packs the kit (`npm pack`), then for
+ * each Node of the trial (default 24 and 26, the latest of each from the registry's node-linux-<arch>
+ * packages) makes a fresh project in a temporary directory, installs the tarball there with the latest
+ * msw, vitest, TypeScript and @types/node, and checks that:
+ *   - `npm install` needs no --legacy-peer-deps and prints no warning (no peer conflict, no engine);
+ *   - `tsc --noEmit` passes with strict, module/moduleResolution node16 and skipLibCheck off, on a file
+ *     that imports every entry of the exports map and on every declaration file the kit ships;
+ *   - a tiny client suite passes under vitest through voice-kit/msw (setupServer from msw/node) and
+ *     in process (createMockService().fetch), printing no warning.
+ * npm, tsc and vitest all run on the Node of the trial. Not part of `npm test`: it installs from the
+ * registry. Usage: node scripts/consumer-trial.mjs [--node 24,26] [--keep]
+ * (--keep leaves the projects in place and prints where). Exits 1 if anything failed.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureBuilt } from './ensure-built.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: { node: { type: 'string', default: '24,26' }, keep: { type: 'boolean', default: false } },
+});
+const majors = values.node.split(',').map((m) => m.trim());
+const arch = { x64: 'x64', arm64: 'arm64' }[process.arch] ?? process.arch;
+
+/**
+ * npm's complaints about its own configuration (e.g. an option in ~/.npmrc that this npm no longer
+ * knows) come from the machine, not from the kit: shown, but not counted.
+ */
+const machineNoise = /^npm warn Unknown (user|global|project|env|builtin) config /;
+const warningLine = /warn|deprecat|experimental/i;
+
+/** The environment of a child that must not see this repository: no npm_* of an outer npm run. */
+function cleanEnv(nodeBin) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^npm_/i.test(k) || k === 'INIT_CWD' || k === 'NODE') continue;
+    env[k] = v;
+  }
+  const path = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((p) => !p.startsWith(join(root, 'node_modules')));
+  env.PATH = [nodeBin, ...path].join(delimiter);
+  return env;
+}
+
+function run(label, command, args, options) {
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  const lines = output.split('\n');
+  const warnings = lines.filter((l) => warningLine.test(l) && !machineNoise.test(l));
+  const noise = lines.filter((l) => machineNoise.test(l));
+  const ok = result.status === 0 && warnings.length === 0;
+  return { label, ok, status: result.status, output, warnings, noise: [...new Set(noise)] };
+}
+
+const work = mkdtempSync(join(tmpdir(), 'voice-kit-consumer-'));
+const failures = [];
+const report = (step) => {
+  const mark = step.ok ? 'ok  ' : 'FAIL';
+  process.stdout.write(`  ${mark} ${step.label}\n`);
+  for (const w of step.warnings) process.stdout.write(`         warning: ${w.trim()}\n`);
+  for (const n of step.noise)
+    process.stdout.write(`         (machine's npm config, not counted: ${n.trim()})\n`);
+  if (!step.ok) {
+    failures.push(step.label);
+    if (step.status !== 0) process.stdout.write(`${step.output.trim().replace(/^/gm, '         | ')}\n`);
+  }
+  return step.ok;
+};
+
+try {
+  ensureBuilt();
+  const packed = run(
+    'npm pack',
+    'npm',
+    ['pack', '--ignore-scripts', '--silent', '--pack-destination', work],
+    {
+      cwd: root,
+      env: cleanEnv(dirname(process.execPath)),
+    },
+  );
+  const tarball = join(work, packed.output.trim().split('\n').at(-1) ?? '');
+  if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
+  process.stdout.write(`voice-kit consumer trial: ${tarball}\n`);
+
+  for (const major of majors) {
+    const nodeDir = join(work, `node-${major}`);
+    mkdirSync(nodeDir);
+    const fetched = run(
+      `node-linux-${arch}@${major}`,
+      'npm',
+      ['pack', '--silent', `node-linux-${arch}@${major}`],
+      {
+        cwd: nodeDir,
+        env: cleanEnv(dirname(process.execPath)),
+      },
+    );
+    if (fetched.status !== 0) {
+      report(fetched);
+      continue;
+    }
+    const archive = readdirSync(nodeDir).find((f) => f.endsWith('.tgz'));
+    spawnSync('tar', ['-xzf', archive, '-C', nodeDir], { cwd: nodeDir });
+    const nodeBin = join(nodeDir, 'package', 'bin');
+    const env = cleanEnv(nodeBin);
+    const version = spawnSync(join(nodeBin, 'node'), ['--version'], { encoding: 'utf8' }).stdout.trim();
+    const project = join(work, `consumer-node-${major}`);
+    writeProject(project);
+    process.stdout.write(
+      `Node ${version} (npm ${spawnSync('npm', ['--version'], { env, encoding: 'utf8' }).stdout.trim()}), ${project}\n`,
+    );
+
+    const installed = report(
+      run(
+        'npm install voice-kit (the tarball) msw vitest typescript @types/node (latest of each)',
+        'npm',
+        [
+          'install',
+          '--save-dev',
+          tarball,
+          'msw@latest',
+          'vitest@latest',
+          'typescript@latest',
+          '@types/node@latest',
+        ],
+        { cwd: project, env },
+      ),
+    );
+    if (!installed) continue;
+    const versions = spawnSync('npm', ['ls', '--depth=0'], { cwd: project, env, encoding: 'utf8' }).stdout;
+    process.stdout.write(
+      `${versions
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => `         ${l}`)
+        .join('\n')}\n`,
+    );
+    report(
+      run(
+        'tsc --noEmit (strict, node16, skipLibCheck off)',
+        join(project, 'node_modules', '.bin', 'tsc'),
+        ['--noEmit', '-p', project],
+        { cwd: project, env },
+      ),
+    );
+    report(
+      run(
+        'vitest run (voice-kit/msw under msw/node; createMockService().fetch)',
+        join(project, 'node_modules', '.bin', 'vitest'),
+        ['run'],
+        { cwd: project, env },
+      ),
+    );
+  }
+} finally {
+  if (values.keep) process.stdout.write(`kept: ${work}\n`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+if (failures.length > 0) {
+  process.stdout.write(`consumer trial FAILED: ${failures.join('; ')}\n`);
+  process.exitCode = 1;
+} else {
+  process.stdout.write('consumer trial passed\n');
+}
+
+/** A consumer project as a user would set one up: ES modules, strict TypeScript, vitest. */
+function writeProject(dir) {
+  mkdirSync(join(dir, 'test'), { recursive: true });
+  const json = (name, value) => writeFileSync(join(dir, name), `${JSON.stringify(value, null, 2)}\n`);
+  json('package.json', { name: 'voice-kit-consumer', private: true, type: 'module' });
+  json('tsconfig.json', {
+    // Nothing else: TypeScript's defaults for the rest (no "types", so no @types package is in unless
+    // something imports or references it).
+    compilerOptions: {
+      strict: true,
+      module: 'node16',
+      moduleResolution: 'node16',
+      skipLibCheck: false,
+      noEmit: true,
+    },
+    // The client code, and every declaration file the package ships: those the exports map reaches and
+    // the internal ones too, each checked as a consumer's compiler sees it.
+    include: ['test', 'node_modules/voice-kit/dist/**/*.d.ts'],
+  });
+  // Every entry of the exports map, so tsc reads every declaration file the kit ships.
+  writeFileSync(
+    join(dir, 'test', 'entries.ts'),
+    `import type { MockService } from 'voice-kit';
+import { type ConformanceCase, runConformance } from 'voice-kit/conformance';
+import { errors, limits } from 'voice-kit/contract';
+import { fixtureManifest } from 'voice-kit/fixtures';
+import { createHandlers, type HandlerOptions } from 'voice-kit/msw';
+import { type MockServer, startMockServer } from 'voice-kit/node';
+import type { components, paths } from 'voice-kit/types';
+
+export type Used = [MockService, ConformanceCase, HandlerOptions, MockServer, components, paths];
+export const used = [runConformance, errors, limits, fixtureManifest, createHandlers, startMockServer];
+`,
+  );
+  writeFileSync(
+    join(dir, 'test', 'client.test.ts'),
+    `import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createMockService, type MockService } from 'voice-kit';
+import { errors } from 'voice-kit/contract';
+import { createHandlers } from 'voice-kit/msw';
+import type { components } from 'voice-kit/types';
+
+type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
+const baseUrl = 'https://voice.example.test';
+const key = { 'X-API-Key': 'mock-key' };
+
+/** A tiny client of the voice service, as an app would write it. */
+function client(fetcher: Fetch) {
+  return {
+    async listVoices(apiKey = key) {
+      const res = await fetcher(\`\${baseUrl}/v1/voice/list\`, { headers: apiKey });
+      return { status: res.status, body: (await res.json()) as components['schemas']['ErrorEnvelope'] & { data: unknown } };
+    },
+    async speak(text: string) {
+      const res = await fetcher(\`\${baseUrl}/v1/text-to-speech\`, {
+        method: 'POST',
+        headers: { ...key, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ generate_text: text }),
+      });
+      return { status: res.status, type: res.headers.get('content-type'), bytes: new Uint8Array(await res.arrayBuffer()) };
+    },
+  };
+}
+
+function suite(fetcher: Fetch, service: MockService) {
+  const api = client(fetcher);
+  beforeEach(() => service.reset());
+
+  it('lists no custom voices on a fresh account', async () => {
+    const { status, body } = await api.listVoices();
+    expect(status).toBe(200);
+    expect(body.succeed).toBe(true);
+  });
+
+  it('speaks a WAV', async () => {
+    const { status, type, bytes } = await api.speak('Hello there!');
+    expect([status, type]).toEqual([200, 'audio/wav']);
+    expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('RIFF');
+  });
+
+  it('refuses a request without a key with the documented envelope', async () => {
+    const { status, body } = await api.listVoices({} as typeof key);
+    expect([status, body.error_code]).toEqual([errors.missingApiKey.status, errors.missingApiKey.code]);
+  });
+}
+
+describe('through voice-kit/msw under msw/node', () => {
+  const service = createMockService();
+  const server = setupServer(...createHandlers({ baseUrl, service }));
+  beforeAll(() => server.listen());
+  afterAll(() => server.close());
+  suite((url, init) => fetch(url, init), service);
+});
+
+describe('in process: createMockService().fetch', () => {
+  const service = createMockService();
+  suite((url, init) => service.fetch(new Request(url, init)), service);
+});
+`,
+  );
+}
