@@ -23,6 +23,14 @@ export const maxJsonBodyBytes = 1_048_576;
  */
 export async function drain(body: ReadableStream<Uint8Array> | null): Promise<void> {
   if (!body || body.locked) return;
+  // A body that says so (the Node server's) is cancelled instead: its source lets the rest go as it
+  // arrives and resolves once it has all come. A reading loop made a chunk and a promise of each: a
+  // refused 1 GiB upload grew the server by 64–98 MiB on Node 24, against ~45 this way. Other bodies
+  // (MSW's, a Request's) are read to their end, which is what makes them finish.
+  if ((body as DiscardingBody).discardsOnCancel === true) {
+    await body.cancel().catch(() => {});
+    return;
+  }
   const reader = body.getReader();
   try {
     while (!(await reader.read()).done) {
@@ -33,6 +41,11 @@ export async function drain(body: ReadableStream<Uint8Array> | null): Promise<vo
   } finally {
     reader.releaseLock();
   }
+}
+
+/** A body whose cancel() discards the rest of it and resolves once all of it has arrived. */
+export interface DiscardingBody extends ReadableStream<Uint8Array> {
+  readonly discardsOnCancel: true;
 }
 
 /** The media type of a Content-Type header value, lowercased, without parameters. */

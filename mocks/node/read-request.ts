@@ -3,7 +3,7 @@
 /// <reference types="node" preserve="true" />
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CoreRequest } from '../core/context.js';
-import { BodyStalled } from '../core/request-body.js';
+import { BodyStalled, type DiscardingBody } from '../core/request-body.js';
 import { KeptMap } from '../core/state/kept-map.js';
 
 /** Requests whose body stalled (no byte for the body timeout): their connection is closed after the 408. */
@@ -34,11 +34,11 @@ function stallTimer(req: IncomingMessage, ms: number, onStall: (error: BodyStall
  * (Node 20's Readable.toWeb buffers ahead when the consumer is slower, e.g. writing to disk). It errors
  * with BodyStalled when the client stops sending for `stallMs` while the core waits for data.
  */
-function bodyStream(req: IncomingMessage, stallMs: number): ReadableStream<Uint8Array> {
+function bodyStream(req: IncomingMessage, stallMs: number): DiscardingBody {
   let failed = false;
   let fail: (error: BodyStalled) => void = () => {};
   const timer = stallTimer(req, stallMs, (error) => fail(error));
-  return new ReadableStream<Uint8Array>(
+  const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         fail = (error) => {
@@ -61,13 +61,23 @@ function bodyStream(req: IncomingMessage, stallMs: number): ReadableStream<Uint8
         timer.start();
         req.resume();
       },
+      // The core cancels what it will not read (past a size limit): the rest of the body is thrown away
+      // by Node as it arrives, with no chunk or promise per read, and the cancel resolves once it has
+      // all arrived, so the answer still comes after the whole request.
       cancel() {
         timer.stop();
+        failed = true;
         req.resume();
+        if (req.complete || req.destroyed) return undefined;
+        return new Promise<void>((resolve) => {
+          req.once('end', resolve);
+          req.once('close', resolve);
+        });
       },
     },
     { highWaterMark: 65_536, size: (chunk) => chunk.byteLength },
   );
+  return Object.assign(stream, { discardsOnCancel: true as const });
 }
 
 /** Bodies up to this size with a declared Content-Length are read whole before the Request is built. */
