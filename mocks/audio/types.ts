@@ -78,7 +78,10 @@ export interface SynthesisStream {
   readonly channels: number;
   readonly bitDepth: number;
   readonly durationSeconds: number;
-  /** Exact total bytes when known in advance (wav, pcm); undefined for mp3. */
+  /**
+   * Exact total bytes, known before the first chunk: wav, pcm, and mp3 at the rates whose frames all
+   * have one size (24 kHz among them, see mp3-frames.ts); undefined for mp3 at 11,025, 22,050 and 44,100 Hz.
+   */
   readonly byteLength: number | undefined;
   /** Each call starts a fresh, identical sequence of chunks. */
   chunks(): Generator<Uint8Array, void, void>;

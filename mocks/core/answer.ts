@@ -1,16 +1,17 @@
 /**
  * The answer transport of the core: how an answer travels from an operation to an adapter. Bytes
- * already in memory (every JSON envelope, complete audio) are a `BytesAnswer`; audio made chunk by chunk
- * (and any answer with `Prefer` faults) is a `StreamAnswer`; a connection dropped with no answer is
- * `dropped`. Each becomes a Fetch `Response` with `toResponse()` at the Fetch boundary (MSW,
- * in-process); the Node server writes them itself. What the bytes say (the §2.1 envelope) lives in
- * envelope.ts. Imports nothing of the kit.
+ * already in memory (every JSON envelope, complete audio from the cache) are a `BytesAnswer`; audio
+ * made chunk by chunk (streamed, or complete with its Content-Length) and any answer with `Prefer`
+ * faults is a `StreamAnswer`; a connection dropped with no answer is `dropped`. Each becomes a Fetch
+ * `Response` with `toResponse()` at the Fetch boundary (MSW, in-process); the Node server writes them
+ * itself. What the bytes say (the §2.1 envelope) lives in envelope.ts. Imports nothing of the kit.
  */
 /**
- * An answer whose body is bytes already in memory: every JSON envelope, complete audio. The core passes
- * these around instead of Fetch Responses, because on Node 20 a Response (its Headers, its body stream)
- * costs more than the rest of a list answer: the Node adapter writes one in a single `res.end`, as a
- * bare node:http server does, and only a Fetch caller (MSW, in-process) gets a Response made of it.
+ * An answer whose body is bytes already in memory: every JSON envelope, cached complete audio. The
+ * core passes these around instead of Fetch Responses, because on Node 20 a Response (its Headers,
+ * its body stream) costs more than the rest of a list answer: the Node adapter writes one in a single
+ * `res.end`, as a bare node:http server does, and only a Fetch caller (MSW, in-process) gets a
+ * Response made of it.
  * It always carries its Content-Length, so every adapter sends it unchunked.
  *
  * @example
@@ -41,8 +42,9 @@ export interface ChunkSource {
 }
 
 /**
- * An answer whose body is made chunk by chunk as it is sent: streamed audio. The Node adapter pulls
- * the chunks itself, one `res.write` each, with no promise per chunk where a chunk is ready at once;
+ * An answer whose body is made chunk by chunk as it is sent: streamed audio, and complete audio (with
+ * its Content-Length in `headers`, so it is sent unchunked). The Node adapter pulls the chunks itself,
+ * one `res.write` each, with no promise per chunk where a chunk is ready at once;
  * a Fetch caller gets a Response whose body stream pulls them. A ReadableStream in between cost a
  * read promise, a pull promise and their reactions per 100 ms chunk: twice the garbage collections
  * of the synthesis itself. Read it once.

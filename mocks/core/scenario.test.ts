@@ -71,6 +71,32 @@ describe('applyFaults', () => {
     expect((await slowed.toResponse().arrayBuffer()).byteLength).toBe(12);
     expect(waits).toEqual([25, 25, 25]);
   });
+
+  it('waits once, before its end, on a body of known length (as on bytes in memory)', async () => {
+    const chunks = [new Uint8Array(3), new Uint8Array(4), new Uint8Array(5)];
+    const complete = new StreamAnswer(
+      200,
+      { pull: () => chunks.shift(), cancel() {} },
+      { 'Content-Length': '12' },
+    );
+    const waits: number[] = [];
+    const slowed = applyFaults(
+      complete,
+      [{ kind: 'slow-chunks', ms: 25 }],
+      async (ms) => void waits.push(ms),
+    );
+    const response = slowed.toResponse();
+    expect(response.headers.get('content-length')).toBe('12');
+    expect((await response.arrayBuffer()).byteLength).toBe(12);
+    expect(waits).toEqual([25]);
+    const inMemory = applyFaults(
+      body(),
+      [{ kind: 'slow-chunks', ms: 25 }],
+      async (ms) => void waits.push(ms),
+    );
+    expect((await inMemory.toResponse().arrayBuffer()).byteLength).toBe(100);
+    expect(waits).toEqual([25, 25]);
+  });
 });
 
 describe('Prefer waits are capped', () => {

@@ -129,10 +129,11 @@ export function preferredResponse(
 
 /**
  * Applies the body faults (cut, slow) to an answer; `reset` is handled before the operation runs. The
- * answer becomes a stream of its chunks (bytes in memory are one chunk) that waits `slow-chunks` ms
- * before every chunk but the first, and breaks off after `cut-after-bytes` bytes as a cut connection
- * does: what was sent arrives, then the body errors. A known length stays in the headers, so a cut
- * body is visibly short.
+ * answer becomes a stream of its chunks that waits `slow-chunks` ms before every chunk but the first,
+ * and breaks off after `cut-after-bytes` bytes as a cut connection does: what was sent arrives, then
+ * the body errors. A body of known length (bytes in memory, or a complete audio answer rendered as it
+ * is sent, with its Content-Length) is one piece to `slow-chunks`: one wait, before its end. A known
+ * length stays in the headers, so a cut body is visibly short.
  */
 export function applyFaults(
   answer: BytesAnswer | StreamAnswer,
@@ -148,16 +149,20 @@ export function applyFaults(
     answer instanceof StreamAnswer
       ? answer.headers
       : { ...answer.headers, 'Content-Length': String(answer.bytes.byteLength) };
+  const whole = 'Content-Length' in headers;
   let sent = 0;
   let first = true;
   let broken = false;
   const source: ChunkSource = {
     async pull() {
       if (broken) throw new Error(`fault: connection cut after ${cut?.bytes} bytes`);
-      if (slow && !first) await sleep(slow.ms);
+      if (slow && !first && !whole) await sleep(slow.ms);
       first = false;
       const chunk = await inner.pull();
-      if (chunk === undefined) return undefined;
+      if (chunk === undefined) {
+        if (slow && whole) await sleep(slow.ms);
+        return undefined;
+      }
       if (cut && sent + chunk.byteLength >= cut.bytes) {
         inner.cancel();
         broken = true;

@@ -46,11 +46,64 @@ export function audioChunks(
   };
 }
 
+/** How often complete audio yields: after every mp3 chunk, every 50 WAV/PCM chunks (5 s of audio, ~5 ms of work). */
+const yieldEvery = (synthesis: SynthesisStream): number => (synthesis.format === 'mp3' ? 1 : 50);
+
 /**
- * The complete audio of a synthesis, built chunk by chunk with a zero-delay sleep between chunks, so
- * a long text (an mp3 of 3,000 characters encodes for seconds) never blocks other requests. The bytes
- * are exactly those the stream of the same synthesis sends. Undefined when `signal` aborts first (the
- * client went away): rendering stops there.
+ * The chunks of a complete answer (§4.5), rendered as they are pulled, exactly those of the stream of
+ * the same synthesis, with no pacing: a zero-delay sleep after every mp3 chunk and every 50 WAV/PCM
+ * chunks, so a long text (an mp3 of 3,000 characters encodes for seconds) never blocks other requests
+ * while a reader keeps up. `byteLength` is the length its headers promise: a body that comes out
+ * another length errors (a cut connection) before it would contradict them, by a byte too many or at
+ * an end too early. Rendering stops when the reader cancels (the client went away).
+ *
+ * @example
+ * new StreamAnswer(200, completeChunks(synthesis, synthesis.byteLength, deps.sleep), headers);
+ */
+export function completeChunks(
+  synthesis: SynthesisStream,
+  byteLength: number,
+  sleep: ServiceDeps['sleep'],
+): ChunkSource {
+  const chunks = synthesis.chunks();
+  const every = yieldEvery(synthesis);
+  let count = 0;
+  let sent = 0;
+  let cancelled = false;
+  const next = (): Uint8Array | undefined => {
+    const step = chunks.next();
+    if (step.done) {
+      if (sent < byteLength && !cancelled)
+        throw new Error(
+          `complete audio: ${sent} bytes rendered, ${byteLength} announced (a bug of the mock)`,
+        );
+      return undefined;
+    }
+    sent += step.value.byteLength;
+    if (sent > byteLength) {
+      chunks.return();
+      throw new Error(
+        `complete audio: over ${byteLength} bytes rendered, ${byteLength} announced (a bug of the mock)`,
+      );
+    }
+    count += 1;
+    return step.value;
+  };
+  return {
+    pull() {
+      return count > 0 && count % every === 0 ? sleep(0).then(next) : next();
+    },
+    cancel() {
+      cancelled = true;
+      chunks.return();
+    },
+  };
+}
+
+/**
+ * The complete audio of a synthesis whose length is not known before it is rendered (an mp3 at a
+ * rate whose frames differ in size, or an injected engine's), collected whole with the same yields as
+ * completeChunks. Undefined when `signal` aborts first (the client went away): rendering stops there.
  *
  * @example
  * const bytes = await collectAudio(synthesis, deps.sleep, request.signal);
@@ -61,8 +114,7 @@ export async function collectAudio(
   signal?: AbortSignal,
 ): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const parts: Uint8Array[] = [];
-  // Yield after each mp3 chunk, and after every 50 WAV/PCM chunks (5 s of audio, ~5 ms of work).
-  const every = synthesis.format === 'mp3' ? 1 : 50;
+  const every = yieldEvery(synthesis);
   let count = 0;
   for (const chunk of synthesis.chunks()) {
     parts.push(chunk);

@@ -2,7 +2,15 @@ import { describe, expect, it, vi } from 'vitest';
 import * as audio from '../audio/index.js';
 import type { SynthesisRequest } from '../audio/types.js';
 import type { AudioEngine } from '../core/context.js';
-import { inProcessTarget, json, msw2Target, mswTarget, nodeTarget, type Target } from './helpers.js';
+import {
+  inProcessTarget,
+  json,
+  msw2Target,
+  mswTarget,
+  nodeTarget,
+  sameBytes,
+  type Target,
+} from './helpers.js';
 
 /** The real audio engine, observed: how many chunks were rendered, and whether the generator was closed. */
 function observedEngine() {
@@ -34,15 +42,18 @@ const longText = 'A long story that goes on and on, told slowly. '.repeat(120);
 const streamInit = (prefer?: string) =>
   json({ generate_text: longText, audio_format: 'pcm' }, prefer ? { Prefer: prefer } : {});
 
-describe('a stream the client abandons stops rendering', () => {
+describe('an answer the client abandons stops rendering', () => {
   it.each([
-    ['in-process', inProcessTarget],
-    ['node', nodeTarget],
-  ] as const)('%s', async (_name, make) => {
+    ['in-process', 'stream', inProcessTarget],
+    ['node', 'stream', nodeTarget],
+    ['in-process', 'complete', inProcessTarget],
+    ['node', 'complete', nodeTarget],
+  ] as const)('%s, %s', async (_name, mode, make) => {
     const { engine, seen } = observedEngine();
     const target = await make({ audio: engine });
     const abort = new AbortController();
-    const res = await target.request('/v1/text-to-speech/stream', { ...streamInit(), signal: abort.signal });
+    const path = mode === 'stream' ? '/v1/text-to-speech/stream' : '/v1/text-to-speech';
+    const res = await target.request(path, { ...streamInit(), signal: abort.signal });
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
     await reader.read();
@@ -64,26 +75,32 @@ describe('faults asked for with Prefer', () => {
     ['msw 2', msw2Target],
     ['node', nodeTarget],
   ] as const)(
-    '%s: cut-after-bytes ends the body after exactly N bytes, with an error (MSW 3: a clean end)',
+    '%s: cut-after-bytes ends the body after exactly N bytes, with an error (MSW 3: a clean end; a complete answer keeps its whole Content-Length)',
     async (_name, make) => {
       const target: Target = await make();
-      const res = await target.request(
-        '/v1/text-to-speech/stream',
-        streamInit('fault=cut-after-bytes=12345'),
-      );
-      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-      let received = 0;
-      const outcome = await (async () => {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return 'ended cleanly';
-          received += value.byteLength;
-        }
-      })().catch(() => 'errored');
-      // MSW 3 hands the client a mocked body that errors part-way as a clean end (the bytes stop at N
-      // all the same); every other adapter, MSW 2 included, passes the error on.
-      const expected = target.name === 'msw 3' ? 'ended cleanly' : 'errored';
-      expect([outcome, received]).toEqual([expected, 12345]);
+      const whole = await target.request('/v1/text-to-speech', streamInit());
+      const length = String((await whole.arrayBuffer()).byteLength);
+      for (const path of ['/v1/text-to-speech/stream', '/v1/text-to-speech']) {
+        const res = await target.request(path, streamInit('fault=cut-after-bytes=12345'));
+        const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+        let received = 0;
+        const outcome = await (async () => {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return 'ended cleanly';
+            received += value.byteLength;
+          }
+        })().catch(() => 'errored');
+        const announced = res.headers.get('content-length');
+        expect([path, outcome, received, announced]).toEqual([
+          path,
+          // MSW 3 hands the client a mocked body that errors part-way as a clean end (the bytes stop at
+          // N all the same); every other adapter, MSW 2 included, passes the error on.
+          target.name === 'msw 3' ? 'ended cleanly' : 'errored',
+          12345,
+          path.endsWith('/stream') ? null : length,
+        ]);
+      }
       await target.close();
     },
   );
@@ -134,6 +151,35 @@ describe('faults asked for with Prefer', () => {
     if (prefer.startsWith('latency')) expect(waits).toHaveLength(1);
   });
 
+  it.each([
+    ['fault=slow-chunks=200', [200]],
+    ['latency=300', [300]],
+    ['pace=realtime', []],
+  ] as [string, number[]][])(
+    'a complete answer (unpaced, with its length): %s waits %j, as when it was one piece in memory',
+    async (prefer, expected) => {
+      const waits: number[] = [];
+      const target = await inProcessTarget({
+        sleep: async (wait) => {
+          if (wait > 0) waits.push(wait);
+        },
+      });
+      const body = {
+        generate_text: 'Short and sweet, and long enough for some chunks.',
+        audio_format: 'pcm',
+      };
+      const plain = new Uint8Array(
+        await (await target.request('/v1/text-to-speech', json(body))).arrayBuffer(),
+      );
+      expect(plain.byteLength).toBeGreaterThan(10 * 4800);
+      // Served from the complete-audio cache now: a fresh state renders it again.
+      await target.service.reset();
+      const res = await target.request('/v1/text-to-speech', json(body, { Prefer: prefer }));
+      expect(sameBytes(new Uint8Array(await res.arrayBuffer()), plain)).toBe(true);
+      expect(waits).toEqual(expected);
+    },
+  );
+
   it('an unknown fault is a loud 400', async () => {
     const target = await inProcessTarget();
     const res = await target.request('/v1/voice/list', {
@@ -174,12 +220,13 @@ describe('a long mp3 never blocks other requests (lamejs encodes at ~20× real t
     await target.close();
   });
 
-  it('node: a list answers while a 3,000-character complete mp3 is being built', async () => {
+  it('node: a list answers while a 3,000-character complete mp3 is being rendered', async () => {
     const target = await nodeTarget();
     const abort = new AbortController();
     let answered = false;
     const complete = target
       .request('/v1/text-to-speech', { ...mp3(story('Complete.')), signal: abort.signal })
+      .then((res) => res.arrayBuffer())
       .then(() => {
         answered = true;
       })
@@ -193,7 +240,7 @@ describe('a long mp3 never blocks other requests (lamejs encodes at ~20× real t
     await target.close();
   });
 
-  it('in-process: stream and complete give the same mp3 bytes, and the complete one is built with yields', async () => {
+  it('in-process: stream and complete give the same mp3 bytes, and the complete one is rendered with yields', async () => {
     let yields = 0;
     const target = await inProcessTarget({
       sleep: async () => {
@@ -206,8 +253,8 @@ describe('a long mp3 never blocks other requests (lamejs encodes at ~20× real t
     );
     const before = yields;
     const complete = await target.request('/v1/text-to-speech', mp3(text));
-    expect(yields).toBeGreaterThan(before);
     expect(complete.headers.get('content-length')).toBe(String(streamed.byteLength));
     expect(Buffer.compare(new Uint8Array(await complete.arrayBuffer()), streamed)).toBe(0);
+    expect(yields).toBeGreaterThan(before);
   });
 });

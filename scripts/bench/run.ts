@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { cac } from 'cac';
+import { completeMemory } from './complete.js';
 import { analysisSpeed, synthesisSpeed } from './engine.js';
 import { concurrency, listThroughput, startup, streamLatency, uploads } from './http-bench.js';
 import { cpuTimes, stealPercent } from './steal.js';
@@ -13,7 +14,10 @@ import { cpuTimes, stealPercent } from './steal.js';
 const cli = cac('bench');
 cli.option('--json <file>', 'also write the results as JSON');
 cli.option('--smoke', 'tiny durations: checks that every section runs, judges nothing');
-cli.option('--only <sections>', 'comma-separated: startup,list,stream,synthesis,analysis,upload,concurrency');
+cli.option(
+  '--only <sections>',
+  'comma-separated: startup,list,stream,complete,synthesis,analysis,upload,concurrency',
+);
 cli.option('--rounds <n>', 'interleaved rounds of the list section (each server once per round)', {
   default: 2,
 });
@@ -132,6 +136,36 @@ if (want('stream')) {
       met: mock.firstByteP50Ms <= 5,
     });
   stolen('stream');
+}
+
+if (want('complete')) {
+  sectionStart = cpuTimes();
+  const clients = smoke ? 2 : 4;
+  const characters = smoke ? 1000 : 10_000;
+  const runs = [
+    await completeMemory({ kind: 'fast' }, clients, characters),
+    await completeMemory({ kind: 'slow', seconds: smoke ? 1 : 5 }, clients, characters),
+  ];
+  results.complete = runs;
+  log(
+    `\n## Complete audio (${clients} at once × ${characters.toLocaleString('en')} characters at speed 0.25, WAV, POST /v1/text-to-speech, one server each)`,
+  );
+  log('reader  body MB  read MB  Content-Length  chunked  first byte ms  seconds  peak RSS growth MB');
+  for (const run of runs) {
+    const first = run.readings.map((r) => r.firstByteMs);
+    const exact = run.readings.every((r) => r.contentLength !== undefined && !r.chunked);
+    log(
+      `${run.reader.padEnd(8)}${fmt(run.readings.reduce((n, r) => n + (r.contentLength ?? 0), 0) / 1e6).padEnd(9)}${fmt(run.readings.reduce((n, r) => n + r.bytes, 0) / 1e6).padEnd(9)}${(exact ? 'every answer' : 'MISSING').padEnd(16)}${String(run.readings.some((r) => r.chunked)).padEnd(9)}${`${fmt(Math.min(...first), 0)}–${fmt(Math.max(...first), 0)}`.padEnd(14)}${fmt(run.seconds).padEnd(9)}${fmt(run.peakGrowthMB)}`,
+    );
+  }
+  const [fast, slow] = runs as [(typeof runs)[0], (typeof runs)[0]];
+  const whole = fast.readings.every((r) => r.ended && !r.chunked && r.bytes === r.contentLength);
+  targets.push({
+    target: `complete: peak RSS growth ≤ 160 MB for ${clients} × ${characters.toLocaleString('en')} characters at 0.25, fast and slow readers`,
+    value: `fast +${fmt(fast.peakGrowthMB)} MB, slow +${fmt(slow.peakGrowthMB)} MB${whole ? '' : ', a body not whole'}`,
+    met: whole && fast.peakGrowthMB <= 160 && slow.peakGrowthMB <= 160,
+  });
+  stolen('complete');
 }
 
 if (want('synthesis')) {

@@ -3,14 +3,9 @@
  */
 
 import { Mp3Encoder } from '@breezystack/lamejs';
+import { MP3_KBPS, mp3SampleRates } from './mp3-frames.js';
 
-/** Sample rates MPEG-1/2/2.5 Layer III can carry. */
-export const mp3SampleRates: readonly number[] = [
-  8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000,
-];
-
-/** Bit rate of the mock's MP3 output, kbit/s (valid for every rate above). */
-export const MP3_KBPS = 64;
+export { MP3_KBPS, mp3SampleRates } from './mp3-frames.js';
 
 /**
  * Encodes PCM chunks as they come; yields MP3 bytes whenever the encoder has whole frames, then the

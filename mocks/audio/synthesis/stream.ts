@@ -6,6 +6,7 @@
 import { audioMediaTypes } from '../../../openapi/contract.js';
 import type { SynthesisRequest, SynthesisStream } from '../types.js';
 import { SynthesisCaches } from './caches.js';
+import { mp3ByteLength } from './mp3-frames.js';
 import { planLazily } from './plan.js';
 import { Renderer } from './render.js';
 import type { UtterancePlan } from './utterance.js';
@@ -94,7 +95,8 @@ function streamOf(
   if (format === 'mp3') {
     return {
       ...common,
-      byteLength: undefined,
+      // Counted from the samples: the encoder's frames all have one size at the mock's 24 kHz.
+      byteLength: mp3ByteLength(plan.totalSamples, sampleRate),
       chunks: () => encodeMp3(pcmChunks(freshPlan(), chunkSamples), sampleRate),
     };
   }

@@ -125,12 +125,14 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       };
     };
     if (mode === 'complete') {
-      // Built with a yield between chunks and answered with Content-Length; an identical request reuses it.
+      // Rendered as it is sent, unpaced, with its exact Content-Length; an identical small request is
+      // answered from the cache.
       const complete = await completeAudio(context.deps, request, context.request.signal);
-      // The client went away while the audio was being built: nobody is left to answer.
+      // The client went away while audio of unknown length was being built: nobody is left to answer.
       if (!complete) return dropped;
-      const { meta, bytes } = complete;
-      return new BytesAnswer(200, bytes, audioHeaders(meta));
+      if ('bytes' in complete) return new BytesAnswer(200, complete.bytes, audioHeaders(complete.meta));
+      const headers = { ...audioHeaders(complete.meta), 'Content-Length': String(complete.byteLength) };
+      return new StreamAnswer(200, complete.source, headers);
     }
     const synthesis = await audio.synthesize(request);
     const headers = audioHeaders(synthesis);
@@ -144,7 +146,10 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
   };
 }
 
-/** POST /v1/text-to-speech (§4.5): the complete audio in one body, with Content-Length. */
+/**
+ * POST /v1/text-to-speech (§4.5): the complete audio in one body with its Content-Length, rendered as
+ * it is sent (never held whole) and not paced.
+ */
 export const textToSpeech = synthesisOperation('complete');
 
 /** POST /v1/text-to-speech/stream (§4.6): raw audio chunks as they are rendered, chunked transfer, no Content-Length. */

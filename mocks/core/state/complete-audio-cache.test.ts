@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import * as audio from '../../audio/index.js';
 import type { SynthesisRequest } from '../../audio/types.js';
+import { BytesAnswer, StreamAnswer } from '../answer.js';
 import type { AudioEngine } from '../context.js';
 import { createMockService } from '../service.js';
-import { type CompleteAudio, CompleteAudioCache } from './complete-audio-cache.js';
+import {
+  type CompleteAudio,
+  CompleteAudioCache,
+  completeCacheMaxEntryBytes,
+} from './complete-audio-cache.js';
 
 const entry = (bytes: number): CompleteAudio => ({
   meta: { mediaType: 'audio/wav', sampleRate: 24_000, channels: 1, bitDepth: 16 },
@@ -69,5 +74,43 @@ describe('complete synthesis through the service', () => {
     expect(calls).toBe(1);
     const usage = service.state.ledger.snapshot();
     expect(Object.values(usage)[0]?.synthesizedCharacters).toBe(2 * 'Twice the same.'.length);
+  });
+});
+
+describe('complete synthesis through the service: what the cache keeps', () => {
+  const service = createMockService({ logger: { error: () => {} } });
+  const request = (text: string, format = 'wav') =>
+    new Request('http://mock.test/v1/text-to-speech', {
+      method: 'POST',
+      headers: { 'X-API-Key': 'mock-key', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ generate_text: text, audio_format: format }),
+    });
+  const read = async (answer: unknown) =>
+    new Uint8Array(await (answer as BytesAnswer | StreamAnswer).toResponse().arrayBuffer());
+
+  it('keeps a small answer once it is sent whole, and answers an identical request from memory', async () => {
+    service.state.caches.clear();
+    const first = await service.answer(request('Small enough to keep.'));
+    expect(first).toBeInstanceOf(StreamAnswer);
+    expect(service.state.caches.completeAudio.count).toBe(0);
+    const bytes = await read(first);
+    expect(service.state.caches.completeAudio.byteSize).toBe(bytes.byteLength);
+    const again = await service.answer(request('Small enough to keep.'));
+    expect(again).toBeInstanceOf(BytesAnswer);
+    expect(Buffer.compare(await read(again), bytes)).toBe(0);
+  });
+
+  it('keeps nothing of an answer larger than an entry may be (8 MiB), nor of one its reader left', async () => {
+    service.state.caches.clear();
+    // ~3 minutes of speech: ~9 MB of WAV.
+    const long = 'A story that goes on for a while, with commas, pauses; and questions? '.repeat(30);
+    const bytes = await read(await service.answer(request(long)));
+    expect(bytes.byteLength).toBeGreaterThan(completeCacheMaxEntryBytes);
+    expect(service.state.caches.completeAudio.count).toBe(0);
+    const left = (await service.answer(request('Left before the end.'))).toResponse();
+    const reader = (left.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await reader.cancel();
+    expect(service.state.caches.completeAudio.count).toBe(0);
   });
 });

@@ -29,6 +29,11 @@ export class CompleteAudioCache {
     private readonly maxEntryBytes = completeCacheMaxEntryBytes,
   ) {}
 
+  /** Whether an answer of this many bytes would be kept: one that is not is never worth collecting. */
+  keeps(byteLength: number): boolean {
+    return byteLength <= this.maxEntryBytes;
+  }
+
   /** The request after defaults (voice resolved to its profile, format chosen), as a key. */
   static key(request: SynthesisRequest): string {
     const { text, voice, format, speed, emotion, language, sampleRate, chunkMs } = request;
@@ -46,7 +51,7 @@ export class CompleteAudioCache {
   }
 
   set(key: string, value: CompleteAudio): CompleteAudio {
-    if (value.bytes.byteLength > this.maxEntryBytes) return value;
+    if (!this.keeps(value.bytes.byteLength)) return value;
     const previous = this.entries.get(key);
     if (previous) {
       this.entries.delete(key);

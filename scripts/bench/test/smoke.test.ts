@@ -1,20 +1,25 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
+/** Runs `scripts/bench/run.ts --smoke --only <sections>`: its exit code and what it printed. */
+const smokeRun = (sections: string) =>
+  new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/bench/run.ts', '--smoke', '--only', sections],
+      { cwd: root },
+      (_error, out) => resolve({ code: child.exitCode, stdout: out }),
+    );
+  });
+
 // Checks that the bench runs and reports its targets; judges no number (no timing assertions).
 describe('npm run bench -- --smoke', () => {
   it('runs the engine sections and prints a line per target', async () => {
-    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        ['--import', 'tsx', 'scripts/bench/run.ts', '--smoke', '--only', 'synthesis,analysis'],
-        { cwd: root },
-        (_error, out) => resolve({ code: child.exitCode, stdout: out }),
-      );
-    });
+    const { code, stdout } = await smokeRun('synthesis,analysis');
     expect(code).toBe(0);
     expect(stdout).toMatch(/^voice-kit bench on .+\[smoke\]$/m);
     expect(stdout).toMatch(/^wav +[\d.]+ s of audio in [\d.]+ ms CPU = \d+× real time$/m);
@@ -25,4 +30,19 @@ describe('npm run bench -- --smoke', () => {
       expect(stdout).toMatch(/^steal per section \(.+\): synthesis [\d.]+ %, analysis [\d.]+ %$/m);
     }
   });
+
+  // The section spawns the built mock (dist/, as `npm run bench` builds it first), and reads /proc.
+  it.runIf(process.platform === 'linux' && existsSync(`${root}dist/cli/voice-kit.js`))(
+    'runs the complete-audio section and prints its peak RSS growth and target',
+    async () => {
+      const { code, stdout } = await smokeRun('complete');
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^## Complete audio \(2 at once × 1,000 characters at speed 0\.25, WAV, .+\)$/m);
+      expect(stdout).toMatch(/^fast +[\d.]+ +[\d.]+ +every answer +false +\d+–\d+ +[\d.]+ +[\d.]+$/m);
+      expect(stdout).toMatch(/^slow +[\d.]+ +[\d.]+ +every answer +false +\d+–\d+ +[\d.]+ +[\d.]+$/m);
+      expect(stdout).toMatch(
+        /^(met {3}|MISSED) complete: peak RSS growth ≤ 160 MB for 2 × 1,000 characters at 0\.25, fast and slow readers: fast \+[\d.]+ MB, slow \+[\d.]+ MB$/m,
+      );
+    },
+  );
 });
