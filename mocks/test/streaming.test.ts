@@ -95,8 +95,9 @@ describe('faults asked for with Prefer', () => {
         expect([path, outcome, received, announced]).toEqual([
           path,
           // MSW 3 hands the client a mocked body that errors part-way as a clean end (the bytes stop at
-          // N all the same); every other adapter, MSW 2 included, passes the error on.
-          target.name === 'msw 3' ? 'ended cleanly' : 'errored',
+          // N all the same), unless a Content-Length says more was due; every other adapter, MSW 2
+          // included, passes the error on.
+          target.name === 'msw 3' && path.endsWith('/stream') ? 'ended cleanly' : 'errored',
           12345,
           path.endsWith('/stream') ? null : length,
         ]);
