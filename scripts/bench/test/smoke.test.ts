@@ -31,10 +31,16 @@ describe('npm run bench -- --smoke', () => {
     }
   });
 
-  // The section spawns the built mock (dist/, as `npm run bench` builds it first), and reads /proc.
-  it.runIf(process.platform === 'linux' && existsSync(`${root}dist/cli/voice-kit.js`))(
+  // The section spawns the built mock (dist/, built first as `npm run bench` does), and reads /proc.
+  it.runIf(process.platform === 'linux')(
     'runs the complete-audio section and prints its peak RSS growth and target',
     async () => {
+      await new Promise<void>((resolve, reject) =>
+        execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      );
+      expect(existsSync(`${root}dist/cli/bin.js`)).toBe(true);
       const { code, stdout } = await smokeRun('complete');
       expect(code).toBe(0);
       expect(stdout).toMatch(/^## Complete audio \(2 at once × 1,000 characters at speed 0\.25, WAV, .+\)$/m);
