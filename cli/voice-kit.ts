@@ -6,7 +6,7 @@
  */
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
-import { startMockServer } from '../mocks/node/index.js';
+import { StateDirError, startMockServer } from '../mocks/node/index.js';
 import { helpText, mockVariables, readCommandLine, usage } from './program.js';
 
 type Write = (line: string) => void;
@@ -28,6 +28,9 @@ interface MockFlags {
   bodyTimeout?: string | number;
   /** false with --no-cors. */
   cors: boolean;
+  stateDir?: string;
+  /** How many fake voices to start with (--populate). */
+  populate?: string | number;
 }
 
 /** `source` names where the value came from in a refusal: `--port` or `VOICE_KIT_PORT`. */
@@ -53,7 +56,12 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   let port: number;
   let seed: number | undefined;
   let bodyTimeoutMs: number | undefined;
+  let populate: number | undefined;
+  let stateDir: string | undefined;
   try {
+    populate = flags.populate === undefined ? undefined : integerFlag('--populate', flags.populate, 1, 1000);
+    stateDir = flags.stateDir === undefined ? undefined : String(flags.stateDir);
+    if (stateDir === '') throw new ConfigError(['--state-dir: expected a directory']);
     port = portOf(flags, env);
     seed = flags.seed === undefined ? undefined : integerFlag('--seed', flags.seed, 0, 2 ** 32 - 1);
     bodyTimeoutMs =
@@ -77,8 +85,15 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
       ...(bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs }),
       ...(flags.controlToken === undefined ? {} : { controlToken: String(flags.controlToken) }),
       ...(config ? { config } : {}),
+      ...(stateDir === undefined ? {} : { stateDir }),
+      ...(populate === undefined ? {} : { populate: { voices: populate, seed: seed ?? 1 } }),
     });
   } catch (error) {
+    // A state dir it cannot use: one message naming the file and what to do, exit 2, no empty mock.
+    if (error instanceof StateDirError) {
+      fail(`voice-kit mock: ${error.message}`);
+      return 2;
+    }
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
       fail(
         `voice-kit mock: port ${port} on ${flags.host} is in use; pick another with --port N or ${mockVariables.port}=N`,

@@ -27,3 +27,11 @@ export type { Fault, Preferences } from './core/scenario.js';
 export { createMockService, type MockService, type MockServiceOptions } from './core/service.js';
 export type { MockSnapshot } from './core/state/mock-state.js';
 export { memoryStorage, type Storage, type StorageWriter } from './core/storage.js';
+export { maxPopulateVoices, type PopulateOptions, type PopulateResult } from './core/populate.js';
+export {
+  memoryStore,
+  type StateChange,
+  type StateRow,
+  type StateStore,
+  type StateTable,
+} from './core/state/state-store.js';

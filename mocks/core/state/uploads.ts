@@ -35,6 +35,11 @@ export class Uploads {
     return record?.space === space ? record : undefined;
   }
 
+  /** The last sequence handed out (kept by a durable store, so keys never repeat after a restart). */
+  get lastSequence(): number {
+    return this.sequence;
+  }
+
   get count(): number {
     return this.records.size;
   }
