@@ -23,11 +23,10 @@ export {
 export { type Clock, manualClock, offsetClock } from './core/clock.js';
 export type { AudioEngine, CoreRequest, Logger, Soon } from './core/context.js';
 export type { Envelope } from './core/envelope.js';
+export { maxPopulateVoices, type PopulateOptions, type PopulateResult } from './core/populate.js';
 export type { Fault, Preferences } from './core/scenario.js';
 export { createMockService, type MockService, type MockServiceOptions } from './core/service.js';
 export type { MockSnapshot } from './core/state/mock-state.js';
-export { memoryStorage, type Storage, type StorageWriter } from './core/storage.js';
-export { maxPopulateVoices, type PopulateOptions, type PopulateResult } from './core/populate.js';
 export {
   memoryStore,
   type StateChange,
@@ -35,3 +34,4 @@ export {
   type StateStore,
   type StateTable,
 } from './core/state/state-store.js';
+export { memoryStorage, type Storage, type StorageWriter } from './core/storage.js';

@@ -17,7 +17,11 @@ export interface PopulateOptions {
 
 export interface PopulateResult {
   readonly created: number;
-  readonly voices: readonly { readonly voice_id: string; readonly name: string; readonly created_at: number }[];
+  readonly voices: readonly {
+    readonly voice_id: string;
+    readonly name: string;
+    readonly created_at: number;
+  }[];
 }
 
 /** Most voices one populate makes: enough for any list UI, bounded in time and disk. */
@@ -40,7 +44,8 @@ export function populateProblem(body: unknown, deps: Pick<ServiceDeps, 'config'>
   if (extra.length > 0) return `unknown field "${extra[0]}"; ${usage}`;
   if (!Number.isInteger(voices) || (voices as number) < 1 || (voices as number) > maxPopulateVoices)
     return `voices: ${usage}`;
-  if (!Number.isInteger(seed) || (seed as number) < 0 || (seed as number) > 2 ** 32 - 1) return `seed: ${usage}`;
+  if (!Number.isInteger(seed) || (seed as number) < 0 || (seed as number) > 2 ** 32 - 1)
+    return `seed: ${usage}`;
   if (typeof key !== 'string' || !deps.config.keys.some((k) => k.key === key)) return `key: ${usage}`;
   return { voices: voices as number, seed: seed as number, key };
 }
@@ -113,7 +118,10 @@ export async function populateVoices(deps: ServiceDeps, options: PopulateOptions
         sampleRate: 16_000,
       });
       const bytes = concat([...synthesis.chunks()]);
-      const ref = (await deps.signer.sign(`populate\u0000${space}\u0000${voice.id}\u0000${seed}`)).slice(0, 32);
+      const ref = (await deps.signer.sign(`populate\u0000${space}\u0000${voice.id}\u0000${seed}`)).slice(
+        0,
+        32,
+      );
       const audioId = `voice_${ref}`;
       const writer = deps.storage.create(audioId);
       await writer.write(bytes);

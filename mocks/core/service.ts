@@ -225,18 +225,18 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   // Requests wait for the voices the populate option asks for.
   let ready: Promise<void> | undefined =
     options.populate && state.voices.lastSequence === 0
-    ? controls.populate(options.populate).then(
-        () => {
-          ready = undefined;
-        },
-        (error: unknown) => {
-          // The mock still answers, without the voices: the failure is reported and `ready` rejects.
-          ready = undefined;
-          logger.error('populating the mock failed', error);
-          throw error;
-        },
-      )
-    : undefined;
+      ? controls.populate(options.populate).then(
+          () => {
+            ready = undefined;
+          },
+          (error: unknown) => {
+            // The mock still answers, without the voices: the failure is reported and `ready` rejects.
+            ready = undefined;
+            logger.error('populating the mock failed', error);
+            throw error;
+          },
+        )
+      : undefined;
   const readyPromise = ready ?? done;
   readyPromise.catch(() => {});
 
@@ -268,7 +268,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   }
 
   function answer(request: CoreRequest): Soon<Answer> {
-    if (ready) return ready.then(
+    if (ready)
+      return ready.then(
         () => answer(request),
         () => answer(request),
       );

@@ -61,13 +61,16 @@ const kill = async (running: Running) => {
   await running.exited;
 };
 
-/** The envelope of a request, or undefined when the connection died (the mock was killed). */
-async function tryCall(url: string, init: RequestInit) {
+// biome-ignore lint/suspicious/noExplicitAny: tests read answer data by path
+type Envelope = { succeed: boolean; data: any };
+
+/** The envelope of a request; status 0 and no data when the connection died (the mock was killed). */
+async function tryCall(url: string, init: RequestInit): Promise<{ status: number; body: Envelope }> {
   try {
     const response = await fetch(url, init);
-    return { status: response.status, body: (await response.json()) as { succeed: boolean; data: any } };
+    return { status: response.status, body: (await response.json()) as Envelope };
   } catch {
-    return undefined;
+    return { status: 0, body: { succeed: false, data: null } };
   }
 }
 
@@ -106,11 +109,16 @@ describe('voice-kit mock --state-dir', () => {
     const reference = referenceWav();
     // A settled voice first: its synthesis and voice_url bytes are compared after the restart.
     const upload = await tryCall(`${first.url}/v1/files/upload`, uploadInit(reference, 'ref.wav'));
-    const key = upload?.body.data.object_key as string;
-    expect((await tryCall(`${first.url}/v1/voice/save`, json({ voice_id: 'anchor', ref_audio: key })))?.body.succeed).toBe(true);
+    const key = upload.body.data.object_key as string;
+    expect(
+      (await tryCall(`${first.url}/v1/voice/save`, json({ voice_id: 'anchor', ref_audio: key }))).body
+        .succeed,
+    ).toBe(true);
     const speechBefore = await bytesOf(`${first.url}/v1/text-to-speech`, tts('anchor'));
     const advanced = await tryCall(`${first.url}/__mock/clock/advance`, json({ seconds: 86_400 }));
-    expect(advanced?.body.succeed).toBe(true);
+    expect(advanced.body.succeed).toBe(true);
+    // node:sqlite's ExperimentalWarning stays off the user's screen.
+    expect(first.stderr()).toBe('');
 
     // In flight: uploads, saves of distinct ids, four saves racing for one id, syntheses.
     const acked = { uploads: [] as string[], voices: [] as string[], racers: 0, characters: 0 };
@@ -118,19 +126,19 @@ describe('voice-kit mock --state-dir', () => {
     for (let i = 0; i < 12; i++)
       flight.push(
         tryCall(`${first.url}/v1/files/upload`, uploadInit(reference, `u${i}.wav`)).then((r) => {
-          if (r?.body.succeed) acked.uploads.push(r.body.data.object_key);
+          if (r.body.succeed) acked.uploads.push(r.body.data.object_key);
         }),
       );
     for (let i = 0; i < 10; i++)
       flight.push(
         tryCall(`${first.url}/v1/voice/save`, json({ voice_id: `v${i}`, ref_audio: key })).then((r) => {
-          if (r?.body.succeed) acked.voices.push(`v${i}`);
+          if (r.body.succeed) acked.voices.push(`v${i}`);
         }),
       );
     for (let i = 0; i < 4; i++)
       flight.push(
         tryCall(`${first.url}/v1/voice/save`, json({ voice_id: 'contested', ref_audio: key })).then((r) => {
-          if (r?.body.succeed) acked.racers += 1;
+          if (r.body.succeed) acked.racers += 1;
         }),
       );
     for (let i = 0; i < 6; i++)
@@ -149,37 +157,49 @@ describe('voice-kit mock --state-dir', () => {
     const killedAt = Date.now();
 
     const second = await start(dir);
-    const list = await tryCall(`${second.url}/v1/voice/list?page_size=20`, { headers: { 'X-API-Key': 'mock-key' } });
-    const ids = (list?.body.data.list as { voice_id: string; voice_url: string }[]).map((v) => v.voice_id);
+    const list = await tryCall(`${second.url}/v1/voice/list?page_size=20`, {
+      headers: { 'X-API-Key': 'mock-key' },
+    });
+    const ids = (list.body.data.list as { voice_id: string; voice_url: string }[]).map((v) => v.voice_id);
     for (const id of acked.voices) expect(ids).toContain(id);
     expect(ids.filter((id) => id === 'contested').length).toBeLessThanOrEqual(1);
     expect(acked.racers).toBeLessThanOrEqual(1);
     if (acked.racers === 1) expect(ids).toContain('contested');
     // The same synthesis bytes, and voice_url serving the reference bytes uploaded.
-    expect(sameBytes(await bytesOf(`${second.url}/v1/text-to-speech`, tts('anchor')), speechBefore)).toBe(true);
-    const anchor = (list?.body.data.list as { voice_id: string; voice_url: string }[]).find((v) => v.voice_id === 'anchor');
+    expect(sameBytes(await bytesOf(`${second.url}/v1/text-to-speech`, tts('anchor')), speechBefore)).toBe(
+      true,
+    );
+    const anchor = (list.body.data.list as { voice_id: string; voice_url: string }[]).find(
+      (v) => v.voice_id === 'anchor',
+    );
     expect(sameBytes(await bytesOf(anchor?.voice_url ?? ''), reference)).toBe(true);
     // The clock kept its day of advance.
     const clock = await tryCall(`${second.url}/__mock/clock`, {});
-    expect(clock?.body.data.now * 1000 - killedAt).toBeGreaterThan(86_000_000);
+    expect(clock.body.data.now * 1000 - killedAt).toBeGreaterThan(86_000_000);
     // Billing: one creation per voice that exists, no free use handed out again.
-    const ledger = (await tryCall(`${second.url}/__mock/ledger`, {}))?.body.data;
+    const ledger = (await tryCall(`${second.url}/__mock/ledger`, {})).body.data;
     const usage = ledger.accounts['account-1'];
     const customVoices = ids.length;
     expect(usage.freeUsesConsumed + usage.chargedCreations.length).toBe(customVoices);
     expect(usage.synthesizedCharacters).toBeGreaterThanOrEqual(acked.characters + 31);
     // Every acknowledged upload still works as a reference, and the quota counts exactly what is stored.
     for (const objectKey of acked.uploads.slice(0, 3)) {
-      const saved = await tryCall(`${second.url}/v1/voice/save`, json({ voice_id: `after_${objectKey.slice(4, 12)}`, ref_audio: objectKey }));
-      expect(saved?.body.succeed).toBe(true);
+      const saved = await tryCall(
+        `${second.url}/v1/voice/save`,
+        json({ voice_id: `after_${objectKey.slice(4, 12)}`, ref_audio: objectKey }),
+      );
+      expect(saved.body.succeed).toBe(true);
     }
-    const snapshot = (await tryCall(`${second.url}/__mock/snapshot`, {}))?.body.data;
+    const snapshot = (await tryCall(`${second.url}/__mock/snapshot`, {})).body.data;
     const stored = snapshot.uploads.records.length as number;
     expect(stored).toBeGreaterThanOrEqual(acked.uploads.length + 1);
     let more = 0;
     for (;;) {
-      const r = await tryCall(`${second.url}/v1/files/upload`, uploadInit(new Uint8Array([1, 2, 3]), 'x.wav'));
-      if (!r?.body.succeed) break;
+      const r = await tryCall(
+        `${second.url}/v1/files/upload`,
+        uploadInit(new Uint8Array([1, 2, 3]), 'x.wav'),
+      );
+      if (!r.body.succeed) break;
       more += 1;
     }
     // The first upload was made a day of mock time ago: out of the hourly window.
@@ -191,30 +211,37 @@ describe('voice-kit mock --state-dir', () => {
     const dir = await newDir();
     const first = await start(dir);
     const upload = await tryCall(`${first.url}/v1/files/upload`, uploadInit(referenceWav(), 'ref.wav'));
-    const key = upload?.body.data.object_key as string;
+    const key = upload.body.data.object_key as string;
     for (const id of ['keep', 'gone'])
-      expect((await tryCall(`${first.url}/v1/voice/save`, json({ voice_id: id, ref_audio: key })))?.body.succeed).toBe(true);
-    const snapshot = (await tryCall(`${first.url}/__mock/snapshot`, {}))?.body.data;
-    const deleted = await tryCall(`${first.url}/v1/voice/gone`, { method: 'DELETE', headers: { 'X-API-Key': 'mock-key' } });
-    expect(deleted?.body.succeed).toBe(true);
+      expect(
+        (await tryCall(`${first.url}/v1/voice/save`, json({ voice_id: id, ref_audio: key }))).body.succeed,
+      ).toBe(true);
+    const snapshot = (await tryCall(`${first.url}/__mock/snapshot`, {})).body.data;
+    const deleted = await tryCall(`${first.url}/v1/voice/gone`, {
+      method: 'DELETE',
+      headers: { 'X-API-Key': 'mock-key' },
+    });
+    expect(deleted.body.succeed).toBe(true);
     await kill(first);
 
     const listIds = async (url: string) =>
-      ((await tryCall(`${url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } }))?.body.data.list as { voice_id: string }[]).map(
-        (v) => v.voice_id,
-      );
+      (
+        (await tryCall(`${url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } })).body.data.list as {
+          voice_id: string;
+        }[]
+      ).map((v) => v.voice_id);
     const second = await start(dir);
     expect(await listIds(second.url)).toEqual(['keep']);
-    expect((await tryCall(`${second.url}/__mock/reset`, { method: 'POST' }))?.body.succeed).toBe(true);
+    expect((await tryCall(`${second.url}/__mock/reset`, { method: 'POST' })).body.succeed).toBe(true);
     await kill(second);
 
     const third = await start(dir);
     expect(await listIds(third.url)).toEqual([]);
-    const ledger = (await tryCall(`${third.url}/__mock/ledger`, {}))?.body.data;
+    const ledger = (await tryCall(`${third.url}/__mock/ledger`, {})).body.data;
     expect(ledger.accounts).toEqual({});
     // A restore brings back the voices (their bytes are those of this dir: the upload row is restored too).
     const restored = await tryCall(`${third.url}/__mock/restore`, json(snapshot));
-    expect(restored?.body.succeed).toBe(true);
+    expect(restored.body.succeed).toBe(true);
     await kill(third);
 
     const fourth = await start(dir);
@@ -222,8 +249,8 @@ describe('voice-kit mock --state-dir', () => {
     await kill(fourth);
   });
 
-  it('refuses a second mock on the same dir, and starts again at once after kill -9', async () => {
-    const dir = await newDir();
+  it('creates a missing dir, refuses a second mock on it, and starts again at once after kill -9', async () => {
+    const dir = join(await newDir(), 'not', 'there', 'yet');
     const first = await start(dir);
     const second = await failedStart(dir);
     expect(second.code).toBe(2);
@@ -238,7 +265,7 @@ describe('voice-kit mock --state-dir', () => {
     const dir = await newDir();
     const first = await start(dir);
     const upload = await tryCall(`${first.url}/v1/files/upload`, uploadInit(referenceWav(), 'ref.wav'));
-    expect(upload?.body.succeed).toBe(true);
+    expect(upload.body.succeed).toBe(true);
     await kill(first);
     const audio = (await readdir(join(dir, 'audio'))).find((name) => /^[0-9a-f]{64}$/.test(name)) as string;
     const audioFile = join(dir, 'audio', audio);
