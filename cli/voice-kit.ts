@@ -4,6 +4,7 @@
  * conformance command in conformance.ts (loaded only for it).
  * May import conformance/ and mocks/; nothing in conformance/ or mocks/ imports cli/.
  */
+import { resolve } from 'node:path';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
 import { StateDirError, startMockServer } from '../mocks/node/index.js';
@@ -69,8 +70,12 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
         ? undefined
         : integerFlag('--body-timeout', flags.bodyTimeout, 1, 3600) * 1000;
     // Imported only with --config: each module is startup time, and most runs use the defaults.
-    if (flags.config)
-      config = await (await import('../mocks/node/load-config.js')).loadConfigFile(flags.config);
+    if (flags.config) {
+      const file = await (await import('../mocks/node/load-config.js')).readMockFile(flags.config);
+      config = file.config;
+      // --state-dir wins over the file's "stateDir".
+      stateDir ??= file.stateDir;
+    }
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return usage(fail, error.problems, 'mock');
@@ -114,8 +119,9 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   const keys = server.service.config.keys.map((k) => k.key).join(', ');
   const token =
     server.controlToken === undefined ? '' : `, header X-Mock-Control-Token: ${server.controlToken}`;
+  const kept = stateDir === undefined ? '' : `; state kept in ${resolve(stateDir)}`;
   write(
-    `voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/${token})`,
+    `voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/${token}${kept})`,
   );
   return stopped;
 }
