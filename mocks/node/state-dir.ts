@@ -2,15 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { StateChange, StateRow, StateStore, StateTable } from '../core/state/state-store.js';
-import { stateTables } from '../core/state/state-store.js';
+import type { StateRow, StateStore } from '../core/state/state-store.js';
 import type { Storage, StorageWriter } from '../core/storage.js';
-import { loadSqlite } from './sqlite.js';
+import { type StateDb, startStateDb } from './state-db.js';
 import { StateDirError } from './state-dir-error.js';
-
-/** The layout version this voice-kit writes (SQLite's user_version); a newer one is refused. */
-export const stateSchemaVersion = 1;
 
 /** A state directory, open and locked: its rows as read at start, its store and its audio storage. */
 export interface StateDir {
@@ -72,100 +67,20 @@ export async function openStateDir(path: string): Promise<StateDir> {
   } catch (error) {
     throw new StateDirError(`cannot create the state dir ${directory}: ${(error as Error).message}`);
   }
-  const { DatabaseSync } = await loadSqlite();
-  let db: DatabaseSync;
+  const db = await startStateDb(dbPath, directory);
   try {
-    db = new DatabaseSync(dbPath);
-  } catch (error) {
-    throw new StateDirError(`cannot open ${dbPath}: ${(error as Error).message}; ${whatToDo(directory)}`);
-  }
-  try {
-    const state = openDatabase(db, dbPath, directory);
-    const rows = readRows(db, dbPath, directory);
-    const objects = readObjects(db, dbPath, directory);
-    await collectGarbage(db, rows, objects, audioDir, tempDir);
+    const { rows, objects } = db.opened;
+    await collectGarbage(objects, audioDir, tempDir);
     await verifyAudio(rows, objects, audioDir, directory);
-    return { directory, rows, ...state, storage: stateDirStorage(db, objects, audioDir, tempDir) };
+    return {
+      directory,
+      rows,
+      store: sqliteStore(db),
+      storage: stateDirStorage(db, objects, audioDir, tempDir),
+    };
   } catch (error) {
-    db.close();
+    await db.close();
     throw error;
-  }
-}
-
-/** The lock, the pragmas, the layout version, the integrity check; creates the tables of a new dir. */
-function openDatabase(db: DatabaseSync, dbPath: string, directory: string): { store: StateStore } {
-  try {
-    // No waiting for a lock: a second mock on this dir is refused at once. EXCLUSIVE locking keeps the
-    // lock (an OS file lock, released by the kernel even on kill -9) for as long as this process lives,
-    // and with it WAL needs no shared-memory file.
-    db.exec('PRAGMA busy_timeout = 0; PRAGMA locking_mode = EXCLUSIVE;');
-    db.exec('BEGIN EXCLUSIVE; COMMIT;');
-  } catch (error) {
-    const message = (error as Error).message;
-    if (/locked|busy/i.test(message))
-      throw new StateDirError(
-        `the state dir ${directory} is in use by another voice-kit mock (${dbPath} is locked); stop that mock, or start this one with another --state-dir`,
-      );
-    throw new StateDirError(`${dbPath} cannot be read (${message}); ${whatToDo(directory)}`);
-  }
-  try {
-    const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-    if (version > stateSchemaVersion)
-      throw new StateDirError(
-        `${dbPath} was written by a newer voice-kit (state layout ${version}; this one reads up to ${stateSchemaVersion}); upgrade voice-kit, or start with another --state-dir`,
-      );
-    // WAL: a commit appends to the log instead of rewriting pages; FULL: the log is fsynced at every
-    // commit, so an answer sent after a commit survives kill -9 and a power cut alike (NORMAL would
-    // lose the last commits on a power cut).
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
-    const check = db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
-    if (check[0]?.quick_check !== 'ok')
-      throw new Error(check.map((row) => row.quick_check).join('; ') || 'the integrity check failed');
-    if (version === 0) {
-      db.exec(`BEGIN;
-        CREATE TABLE IF NOT EXISTS state (tbl TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (tbl, key)) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS objects (id TEXT PRIMARY KEY NOT NULL, sha256 TEXT NOT NULL, size INTEGER NOT NULL) WITHOUT ROWID;
-        PRAGMA user_version = ${stateSchemaVersion};
-        COMMIT;`);
-    }
-  } catch (error) {
-    if (error instanceof StateDirError) throw error;
-    throw new StateDirError(`${dbPath} cannot be read (${(error as Error).message}); ${whatToDo(directory)}`);
-  }
-  return { store: sqliteStore(db) };
-}
-
-function readRows(db: DatabaseSync, dbPath: string, directory: string): StateRow[] {
-  const rows: StateRow[] = [];
-  try {
-    for (const row of db.prepare('SELECT tbl, key, value FROM state').all() as {
-      tbl: string;
-      key: string;
-      value: string;
-    }[]) {
-      if (!stateTables.includes(row.tbl as StateTable)) throw new Error(`unknown table "${row.tbl}"`);
-      rows.push({ table: row.tbl as StateTable, key: row.key, value: JSON.parse(row.value) });
-    }
-  } catch (error) {
-    throw new StateDirError(`${dbPath} cannot be read (${(error as Error).message}); ${whatToDo(directory)}`);
-  }
-  return rows;
-}
-
-function readObjects(db: DatabaseSync, dbPath: string, directory: string): Map<string, StoredObject> {
-  try {
-    const objects = new Map<string, StoredObject>();
-    for (const row of db.prepare('SELECT id, sha256, size FROM objects').all() as {
-      id: string;
-      sha256: string;
-      size: number;
-    }[]) {
-      if (!/^[0-9a-f]{64}$/.test(row.sha256)) throw new Error(`object ${row.id} has no valid sha256`);
-      objects.set(row.id, { sha256: row.sha256, size: Number(row.size) });
-    }
-    return objects;
-  } catch (error) {
-    throw new StateDirError(`${dbPath} cannot be read (${(error as Error).message}); ${whatToDo(directory)}`);
   }
 }
 
@@ -180,27 +95,14 @@ function namedObjects(rows: readonly StateRow[]): Set<string> {
 }
 
 /**
- * Removes what no row names: bytes written by an upload that crashed before its row committed (or
- * that a reset, a restore or a deletion left for the next start), and temp files of writes cut short.
+ * Removes the files no object row names (the worker already dropped the rows no state row names):
+ * bytes of an upload that crashed before its row committed, and temp files of writes cut short.
  */
 async function collectGarbage(
-  db: DatabaseSync,
-  rows: readonly StateRow[],
-  objects: Map<string, StoredObject>,
+  objects: ReadonlyMap<string, StoredObject>,
   audioDir: string,
   tempDir: string,
 ): Promise<void> {
-  const named = namedObjects(rows);
-  const unused = [...objects.keys()].filter((id) => !named.has(id));
-  if (unused.length > 0) {
-    const remove = db.prepare('DELETE FROM objects WHERE id = ?');
-    db.exec('BEGIN');
-    for (const id of unused) {
-      remove.run(id);
-      objects.delete(id);
-    }
-    db.exec('COMMIT');
-  }
   const kept = new Set([...objects.values()].map((o) => o.sha256));
   for (const name of await readdir(audioDir)) {
     if (name !== 'tmp' && !kept.has(name)) await rm(join(audioDir, name), { force: true, recursive: true });
@@ -238,54 +140,13 @@ async function verifyAudio(
   }
 }
 
-/** The StateStore over the `state` table: each commit is one transaction, durable when it returns. */
-function sqliteStore(db: DatabaseSync): StateStore {
-  let statements:
-    | { clear: StatementSync; remove: StatementSync; put: StatementSync; all: StatementSync }
-    | undefined;
-  const prepared = () =>
-    (statements ??= {
-      clear: db.prepare('DELETE FROM state WHERE tbl = ?'),
-      remove: db.prepare('DELETE FROM state WHERE tbl = ? AND key = ?'),
-      put: db.prepare('INSERT OR REPLACE INTO state (tbl, key, value) VALUES (?, ?, ?)'),
-      all: db.prepare('SELECT tbl, key, value FROM state'),
-    });
-  let open = true;
+/** The StateStore over the `state` table: a commit resolves once its transaction is durable. */
+function sqliteStore(db: StateDb): StateStore {
   return {
     durable: true,
-    commit(change: StateChange): Promise<void> {
-      // Synchronous (node:sqlite is): the change is on disk, in the order changes were made in
-      // memory, before any other request runs.
-      try {
-        if (!open) throw new Error('the state store is closed');
-        const s = prepared();
-        db.exec('BEGIN IMMEDIATE');
-        try {
-          for (const table of change.clear ?? []) s.clear.run(table);
-          for (const { table, key } of change.remove ?? []) s.remove.run(table, key);
-          for (const { table, key, value } of change.put ?? []) s.put.run(table, key, JSON.stringify(value));
-          db.exec('COMMIT');
-        } catch (error) {
-          if (db.isTransaction) db.exec('ROLLBACK');
-          throw error;
-        }
-        return Promise.resolve();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
-    async read() {
-      return (prepared().all.all() as { tbl: StateTable; key: string; value: string }[]).map((row) => ({
-        table: row.tbl,
-        key: row.key,
-        value: JSON.parse(row.value),
-      }));
-    },
-    async close() {
-      if (!open) return;
-      open = false;
-      db.close();
-    },
+    commit: (change) => db.write({ change }),
+    read: () => db.read(),
+    close: () => db.close(),
   };
 }
 
@@ -296,13 +157,11 @@ function sqliteStore(db: DatabaseSync): StateStore {
  * has just named.
  */
 function stateDirStorage(
-  db: DatabaseSync,
+  db: StateDb,
   objects: Map<string, StoredObject>,
   audioDir: string,
   tempDir: string,
 ): Storage {
-  const putObject = db.prepare('INSERT OR REPLACE INTO objects (id, sha256, size) VALUES (?, ?, ?)');
-  const deleteObject = db.prepare('DELETE FROM objects WHERE id = ?');
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(step: () => Promise<T>): Promise<T> => {
     const next = queue.then(step, step);
@@ -314,7 +173,7 @@ function stateDirStorage(
     serial(async () => {
       const object = objects.get(id);
       if (!object) return;
-      deleteObject.run(id);
+      await db.write({ deleteObject: id });
       objects.delete(id);
       if (!usedBy(object.sha256)) await rm(join(audioDir, object.sha256), { force: true });
     });
@@ -345,10 +204,11 @@ function stateDirStorage(
           const sha256 = hash.digest('hex');
           await serial(async () => {
             await rename(temp, join(audioDir, sha256));
-            await syncDirectory(audioDir);
-            putObject.run(id, sha256, size);
             objects.set(id, { sha256, size });
           });
+          // The name is durable before the row that names it commits.
+          await syncDirectory(audioDir);
+          await db.write({ putObject: { id, sha256, size } });
         },
         async abort() {
           if (handle) await (await handle).close().catch(() => {});

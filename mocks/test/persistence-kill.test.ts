@@ -21,10 +21,11 @@ interface Running {
 }
 
 /** `voice-kit mock --port 0 --state-dir dir ...`; resolves with its URL, or rejects with its exit and stderr. */
-function startMock(dir: string, extra: string[] = []): Promise<Running> {
+function startMock(dir: string | undefined, extra: string[] = []): Promise<Running> {
+  const state = dir === undefined ? [] : ['--state-dir', dir];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'cli/bin.ts', 'mock', '--port', '0', '--seed', '7', '--state-dir', dir, ...extra],
+    ['--import', 'tsx', 'cli/bin.ts', 'mock', '--port', '0', '--seed', '7', ...state, ...extra],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -44,7 +45,10 @@ function startMock(dir: string, extra: string[] = []): Promise<Running> {
 }
 
 /** Exit code and stderr of a start that must fail. */
-async function failedStart(dir: string, extra: string[] = []): Promise<{ code: number; stderr: string }> {
+async function failedStart(
+  dir: string | undefined,
+  extra: string[] = [],
+): Promise<{ code: number; stderr: string }> {
   try {
     const running = await startMock(dir, extra);
     running.child.kill('SIGKILL');
@@ -90,7 +94,7 @@ describe('voice-kit mock --state-dir', () => {
     dirs.push(dir);
     return dir;
   };
-  const start = async (dir: string, extra?: string[]) => {
+  const start = async (dir: string | undefined, extra?: string[]) => {
     const mock = await startMock(dir, extra);
     running.push(mock);
     return mock;
@@ -313,5 +317,27 @@ describe('voice-kit mock --state-dir', () => {
     failed = await failedStart(dir);
     expect(failed.code).toBe(2);
     expect(failed.stderr).toContain(dbFile);
+  });
+
+  it('takes "stateDir" from the config file, and --populate fills an empty dir only', async () => {
+    const dir = await newDir();
+    const configFile = join(dir, 'voice-kit.config.json');
+    await writeFile(configFile, JSON.stringify({ stateDir: 'kept', freeCloneUses: 5 }));
+    const ids = async (url: string) =>
+      (
+        (await tryCall(`${url}/v1/voice/list?page_size=20`, { headers: { 'X-API-Key': 'mock-key' } })).body
+          .data.list as { voice_id: string }[]
+      ).map((v) => v.voice_id);
+    const first = await start(undefined, ['--config', configFile, '--populate', '4']);
+    const before = await ids(first.url);
+    expect(before).toHaveLength(4);
+    await kill(first);
+    expect((await readdir(join(dir, 'kept'))).sort()).toContain('state.db');
+    const second = await start(undefined, ['--config', configFile, '--populate', '4']);
+    expect(await ids(second.url)).toEqual(before);
+    await kill(second);
+    const bad = await failedStart(undefined, ['--populate', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--populate: expected an integer from 1 to 1000/);
   });
 });

@@ -97,16 +97,20 @@ export async function persistCost(
       await load(listUrl(server.url), auth, 1);
       await speak(server.url, 1);
     }
-    for (let round = 1; round <= rounds; round += 1) {
-      const m = await load(listUrl(memory.url), auth, seconds);
-      const s = await load(listUrl(stateDir.url), auth, seconds);
-      list.push({ round, memory: m, stateDir: s });
-    }
-    for (let round = 1; round <= rounds; round += 1) {
-      const m = await speak(memory.url, seconds);
-      const s = await speak(stateDir.url, seconds);
-      synthesis.push({ round, memory: m, stateDir: s });
-    }
+    // Interleaved, and in turns (memory first in odd rounds, the state dir first in even ones): on a
+    // noisy machine whoever runs first in every round would otherwise pay for the drift.
+    const both = async <T>(measure: (url: string) => Promise<T>, round: number) => {
+      if (round % 2 === 1) {
+        const m = await measure(memory.url);
+        return { round, memory: m, stateDir: await measure(stateDir.url) };
+      }
+      const s = await measure(stateDir.url);
+      return { round, memory: await measure(memory.url), stateDir: s };
+    };
+    for (let round = 1; round <= rounds; round += 1)
+      list.push(await both((url) => load(listUrl(url), auth, seconds), round));
+    for (let round = 1; round <= rounds; round += 1)
+      synthesis.push(await both((url) => speak(url, seconds), round));
     return { savesPerSecond: { memory: savesMemory, stateDir: savesState }, voices, list, synthesis };
   } finally {
     await Promise.all([memory.stop(), stateDir.stop()]);

@@ -238,7 +238,7 @@ if (want('concurrency')) {
 
 if (want('persist')) {
   sectionStart = cpuTimes();
-  const r = await persistCost(smoke ? 10 : 200, smoke ? 20 : 1000, smoke ? 1 : 5, smoke ? 1 : 2);
+  const r = await persistCost(smoke ? 10 : 200, smoke ? 20 : 1000, smoke ? 1 : 4, smoke ? 1 : 4);
   results.persist = r;
   log('\n## Persistence (--state-dir against the same mock in memory)');
   log(

@@ -52,6 +52,10 @@ export class Ledger {
     return structuredClone(this.usage(account));
   }
 
+  charactersOf(account: string): number {
+    return this.accounts.get(account)?.synthesizedCharacters ?? 0;
+  }
+
   snapshot(): LedgerSnapshot {
     return structuredClone(Object.fromEntries(this.accounts));
   }

@@ -12,7 +12,14 @@ import type { VoiceRecord } from './voices.js';
 const voiceKey = (space: string, voiceId: string): string => JSON.stringify([space, voiceId]);
 
 /** Tables a reset or a restore empties; `meta` keeps the signing secret and is rewritten instead. */
-const stateTablesButMeta: readonly StateTable[] = ['upload', 'voice', 'deleted', 'rate', 'ledger'];
+const stateTablesButMeta: readonly StateTable[] = [
+  'upload',
+  'voice',
+  'deleted',
+  'rate',
+  'ledger',
+  'characters',
+];
 
 /** What a store holds besides the snapshot: the clock's advance and the voice_url signing secret. */
 export interface PersistedState {
@@ -74,9 +81,9 @@ export function voicesChange(state: MockState, voices: readonly VoiceRecord[]): 
   };
 }
 
-/** An account's ledger after synthesized characters were counted. */
-export function ledgerChange(state: MockState, account: string): StateChange {
-  return { put: [{ table: 'ledger', key: account, value: state.ledger.usageOf(account) }] };
+/** An account's synthesized characters, after a synthesis counted its own. */
+export function charactersChange(state: MockState, account: string): StateChange {
+  return { put: [{ table: 'characters', key: account, value: state.ledger.charactersOf(account) }] };
 }
 
 /** A fresh upload window for one user, or for everyone. */
@@ -144,6 +151,10 @@ export function persistedState(rows: readonly StateRow[]): PersistedState {
   };
   let clockAdvancedMs = 0;
   let urlSecret: string | undefined;
+  // The characters row wins over the count in the ledger row, whichever comes first.
+  const counted = new Map<string, number>();
+  const characters = (account: string) =>
+    counted.has(account) ? { synthesizedCharacters: counted.get(account) as number } : {};
   for (const { table, key, value } of rows) {
     switch (table) {
       case 'upload':
@@ -161,7 +172,11 @@ export function persistedState(rows: readonly StateRow[]): PersistedState {
         snapshot.uploadTimes[key] = value as number[];
         break;
       case 'ledger':
-        snapshot.ledger[key] = value as MockSnapshot['ledger'][string];
+        snapshot.ledger[key] = { ...(value as MockSnapshot['ledger'][string]), ...characters(key) };
+        break;
+      case 'characters':
+        counted.set(key, value as number);
+        if (snapshot.ledger[key]) snapshot.ledger[key].synthesizedCharacters = value as number;
         break;
       case 'meta':
         if (key === 'uploadSequence') snapshot.uploads.sequence = value as number;
@@ -178,6 +193,8 @@ export function persistedState(rows: readonly StateRow[]): PersistedState {
     throw new TypeError('meta.clockAdvancedMs: must be an integer >= 0');
   if (urlSecret !== undefined && typeof urlSecret !== 'string')
     throw new TypeError('meta.urlSecret: must be a string');
+  for (const [account, synthesizedCharacters] of counted)
+    snapshot.ledger[account] ??= { freeUsesConsumed: 0, chargedCreations: [], synthesizedCharacters };
   // Voices in the order they were made, as the list shows them.
   snapshot.voices.voices.sort((a, b) => a.sequence - b.sequence);
   return { snapshot, clockAdvancedMs, urlSecret, stored: rows.length > 0 };

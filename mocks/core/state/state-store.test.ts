@@ -16,7 +16,8 @@ function mapStore() {
         throw new Error('disk full');
       }
       store.commits += 1;
-      for (const table of change.clear ?? []) for (const [k, row] of rows) if (row.table === table) rows.delete(k);
+      for (const table of change.clear ?? [])
+        for (const [k, row] of rows) if (row.table === table) rows.delete(k);
       for (const { table, key: k } of change.remove ?? []) rows.delete(key(table, k));
       for (const row of change.put ?? []) rows.set(key(row.table, row.key), structuredClone(row));
     },

@@ -9,11 +9,23 @@
  * The state is kept as rows of a few tables, each row a JSON value under a key.
  */
 
-/** upload: object key → UploadRecord; voice: space\0id → VoiceRecord; deleted: space\0id → sequence;
- * rate: user → upload times (ms); ledger: account → AccountUsage; meta: sequences, clock, secrets. */
-export type StateTable = 'upload' | 'voice' | 'deleted' | 'rate' | 'ledger' | 'meta';
+/**
+ * upload: object key → UploadRecord; voice and deleted: [space, id] → VoiceRecord, or the sequence a
+ * deleted voice had; rate: user → upload times (ms); ledger: account → AccountUsage; characters:
+ * account → synthesized characters (apart, so that a synthesis writes one number, not the account's
+ * whole list of charged creations); meta: sequences, the clock's advance, the voice_url secret.
+ */
+export type StateTable = 'upload' | 'voice' | 'deleted' | 'rate' | 'ledger' | 'characters' | 'meta';
 
-export const stateTables: readonly StateTable[] = ['upload', 'voice', 'deleted', 'rate', 'ledger', 'meta'];
+export const stateTables: readonly StateTable[] = [
+  'upload',
+  'voice',
+  'deleted',
+  'rate',
+  'ledger',
+  'characters',
+  'meta',
+];
 
 export interface StateRow {
   readonly table: StateTable;
