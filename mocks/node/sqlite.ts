@@ -15,6 +15,23 @@ let loaded: SqliteModule | undefined;
  */
 export async function loadSqlite(): Promise<SqliteModule> {
   if (loaded) return loaded;
+  try {
+    loaded = await withoutSqliteWarning(() => import('node:sqlite'));
+    return loaded;
+  } catch (error) {
+    throw new StateDirError(
+      `--state-dir needs Node's built-in SQLite (node:sqlite), which this Node ${process.version} does not offer without a flag (${(error as Error).message}); use Node 22.13 or newer, or run Node 22.12 with --experimental-sqlite`,
+    );
+  }
+}
+
+/**
+ * Runs `load` with SQLite's ExperimentalWarning dropped; every other warning is emitted as usual.
+ *
+ * @example
+ * await withoutSqliteWarning(() => import('node:sqlite'));
+ */
+export async function withoutSqliteWarning<T>(load: () => Promise<T>): Promise<T> {
   const emitWarning = process.emitWarning;
   process.emitWarning = function quiet(this: unknown, warning: string | Error, ...rest: unknown[]) {
     const text = typeof warning === 'string' ? warning : warning.message;
@@ -29,12 +46,7 @@ export async function loadSqlite(): Promise<SqliteModule> {
     return (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
   } as typeof process.emitWarning;
   try {
-    loaded = await import('node:sqlite');
-    return loaded;
-  } catch (error) {
-    throw new StateDirError(
-      `--state-dir needs Node's built-in SQLite (node:sqlite), which this Node ${process.version} does not offer without a flag (${(error as Error).message}); use Node 22.13 or newer, or run Node 22.12 with --experimental-sqlite`,
-    );
+    return await load();
   } finally {
     process.emitWarning = emitWarning;
   }

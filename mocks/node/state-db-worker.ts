@@ -192,7 +192,12 @@ function flush(): void {
       }
       db.exec('COMMIT');
     } catch (failure) {
-      if (db.isTransaction) db.exec('ROLLBACK');
+      // (isTransaction is not in every Node 22.)
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        // no transaction was left open
+      }
       throw failure;
     }
   } catch (failure) {

@@ -250,7 +250,8 @@ if (want('persist')) {
   };
   for (const [name, rows] of [
     [`list (${r.voices} voices, page of 20, 50 connections)`, r.list],
-    ['synthesis (12 characters, WAV, 10 connections)', r.synthesis],
+    ['synthesis (12 characters, WAV, 50 connections)', r.synthesis],
+    ['synthesis (12 characters, WAV, 10 connections)', r.synthesisTenClients],
   ] as const) {
     for (const row of rows)
       log(
@@ -259,14 +260,18 @@ if (want('persist')) {
   }
   const list = ratio(r.list);
   const synthesis = ratio(r.synthesis);
-  results.persistRatios = { list, synthesis };
+  const synthesisTenClients = ratio(r.synthesisTenClients);
+  results.persistRatios = { list, synthesis, synthesisTenClients };
+  log(
+    `state dir / memory: list ${fmt(100 * list)} %, synthesis ${fmt(100 * synthesis)} % (50 connections), ${fmt(100 * synthesisTenClients)} % (10 connections)`,
+  );
   targets.push({
     target: 'persist: list with a state dir ≥ 90 % of in memory',
     value: `${fmt(100 * list)} %`,
     met: list >= 0.9,
   });
   targets.push({
-    target: 'persist: synthesis with a state dir ≥ 90 % of in memory',
+    target: 'persist: synthesis (50 connections) with a state dir ≥ 90 % of in memory',
     value: `${fmt(100 * synthesis)} %`,
     met: synthesis >= 0.9,
   });
