@@ -39,7 +39,6 @@ function workerOf(): Worker {
  */
 export async function startStateDb(dbPath: string, directory: string): Promise<StateDb> {
   const worker = workerOf();
-  // The server keeps the process alive; this thread never does on its own.
   worker.unref();
   let next = 1;
   const waiting = new Map<number, (reply: DbReply) => void>();
@@ -47,6 +46,7 @@ export async function startStateDb(dbPath: string, directory: string): Promise<S
   worker.on('message', (reply: DbReply) => {
     const resolve = waiting.get(reply.id);
     waiting.delete(reply.id);
+    if (waiting.size === 0) worker.unref();
     resolve?.(reply);
   });
   const fail = (error: Error) => {
@@ -60,6 +60,9 @@ export async function startStateDb(dbPath: string, directory: string): Promise<S
     if (failure) return Promise.resolve({ id: 0, error: failure.message });
     const id = next++;
     return new Promise((resolve) => {
+      // While an answer is awaited the thread keeps the process alive (a script's last write must
+      // not be cut short); idle, it never does.
+      if (waiting.size === 0) worker.ref();
       waiting.set(id, resolve);
       worker.postMessage({ ...request, id });
     });

@@ -62,7 +62,9 @@ describe('npm run bench -- --smoke', () => {
     const { code, stdout } = await smokeRun('persist');
     expect(code).toBe(0);
     expect(stdout).toMatch(/^voice saves\/s, 8 at a time: memory \d+, state dir \d+$/m);
-    expect(stdout).toMatch(/^(met {3}|MISSED) persist: list with a state dir ≥ 90 % of in memory: [\d.]+ %$/m);
+    expect(stdout).toMatch(
+      /^(met {3}|MISSED) persist: list with a state dir ≥ 90 % of in memory: [\d.]+ %$/m,
+    );
     expect(stdout).toMatch(
       /^(met {3}|MISSED) persist: synthesis \(50 connections\) with a state dir ≥ 90 % of in memory: [\d.]+ %$/m,
     );
