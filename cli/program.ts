@@ -62,6 +62,10 @@ function program(): CAC {
       'Start with n fake custom voices (1 to 1000, from --seed, default 1) when the mock holds none yet',
     )
     .option(
+      '--allow-private-urls',
+      'Fetch ref_audio URLs on loopback, private and link-local addresses, for local fixtures (refused by default)',
+    )
+    .option(
       '--no-cors',
       'Answer no CORS preflights and add no CORS headers (on by default, for browser apps)',
     );

@@ -14,6 +14,7 @@ import { controlGuard, isLoopbackHost } from './control-guard.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { tempDirStorage } from './file-storage.js';
 import { firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
+import { resolveHost } from './resolve-host.js';
 import { StateDirError } from './state-dir-error.js';
 import { answerClientError, writeBytesAnswer, writeStreamAnswer } from './write-answer.js';
 
@@ -93,13 +94,20 @@ export interface MockServerOptions {
    * host; a random one on any other host (`MockServer.controlToken` tells it).
    */
   controlToken?: string;
+  /**
+   * Fetch ref_audio URLs on loopback, private and link-local addresses (local fixtures). Default
+   * false (`config.allowPrivateUrls`): they are refused, and host names are checked after DNS.
+   */
+  allowPrivateUrls?: boolean;
 }
 
 /** The service of a server given none: on a state dir, or in memory with a temporary directory for bytes. */
 async function ownService(options: MockServerOptions): Promise<MockService> {
   const serviceOptions: MockServiceOptions = {
     clock: offsetClock(() => Date.now()),
+    resolveHost,
     ...options.serviceOptions,
+    ...(options.allowPrivateUrls !== undefined ? { allowPrivateUrls: options.allowPrivateUrls } : {}),
     ...(options.config !== undefined ? { config: options.config } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
