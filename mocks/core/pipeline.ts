@@ -20,7 +20,7 @@ import {
   preferredResponse,
 } from './scenario.js';
 import { describeFindings, type FindingSource } from './schema-messages.js';
-import type { RequestLogEntry } from './state/request-log.js';
+import { maskKey, type NewRequestLogEntry } from './state/request-log.js';
 import { type Caller, findCaller } from './state/tenancy.js';
 import type { Target } from './target.js';
 
@@ -197,13 +197,36 @@ export function logEntry(
   handled: Handled,
   deps: ServiceDeps,
   path: string = new URL(request.url).pathname,
-): RequestLogEntry {
+  durationMs: number | null = null,
+): NewRequestLogEntry {
+  const { answer } = handled;
+  const refusal = answer instanceof BytesAnswer && answer.status >= 400 ? envelopeError(answer) : undefined;
   return {
     at: unixSeconds(deps.clock),
     method: request.method,
     path,
-    key: request.headers.get(apiKeyHeader),
-    status: handled.answer.status,
+    key: maskKey(request.headers.get(apiKeyHeader)),
+    status: answer.status,
     operationId: handled.operationId,
+    durationMs,
+    errorCode: refusal?.code ?? null,
+    errorMessage: refusal?.message ?? null,
   };
+}
+
+/** The error_code and error_message of a refusal's envelope (read only for refusals, which are small). */
+function envelopeError(answer: BytesAnswer): { code: number; message: string } | undefined {
+  try {
+    const body = JSON.parse(decoder.decode(answer.bytes)) as {
+      error_code?: unknown;
+      error_message?: unknown;
+    };
+    if (typeof body.error_code !== 'number') return undefined;
+    return {
+      code: body.error_code,
+      message: typeof body.error_message === 'string' ? body.error_message : '',
+    };
+  } catch {
+    return undefined;
+  }
 }
