@@ -588,12 +588,16 @@ function logRow(entry: LogEntry): HTMLElement[] {
       class: 'small',
       'aria-label': `Copy as curl: request ${entry.seq}`,
       title: 'Copy as curl',
-      onclick: () => {
+      onclick: async () => {
         const command = curlOf(entry, location.origin);
-        void navigator.clipboard
-          ?.writeText(command)
-          .then(() => show('Copy as curl', { data: command }))
-          .catch(() => show('Copy as curl', { data: command }));
+        // The clipboard exists only in a secure context (loopback is one; http://192.0.2.10 is not):
+        // without it the command is shown to copy by hand.
+        const copied = await navigator.clipboard?.writeText(command).then(
+          () => true,
+          () => false,
+        );
+        result.className = 'result ok';
+        result.textContent = `${copied ? 'Copied' : 'Copy this'}: ${command}`;
       },
     },
     'curl',

@@ -114,16 +114,11 @@ describe('the dashboard on the Node server', () => {
     });
     const bytes = (await answer.arrayBuffer()).byteLength;
     // The log learns the timing when the body has ended, just after the client has it all.
-    let stream: {
-      ttfbMs: number;
-      chunks: number;
-      bytes: number;
-      durationMs: number;
-      complete: boolean;
-    } | null = null;
+    type Timing = { ttfbMs: number; chunks: number; bytes: number; durationMs: number; complete: boolean };
+    let stream: Timing | null = null;
     for (let tries = 0; tries < 50 && !stream; tries++) {
       const log = (await (await fetch(`${server.url}/__mock/requests`)).json()) as {
-        data: { stream: typeof stream }[];
+        data: { stream: Timing | null }[];
       };
       stream = log.data.at(-1)?.stream ?? null;
       if (!stream) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -200,6 +200,35 @@ describe.skipIf(missing)('the dashboard in Chromium', () => {
     expect(pageErrors, pageErrors.join('\n')).toEqual([]);
   });
 
+  it('shows Populate when the control index lists /__mock/populate, and posts {"voices", "seed"} to it', async () => {
+    // This mock has no populate yet: the index and the operation are answered by the test instead.
+    const other = await browser.newPage();
+    try {
+      const posted: unknown[] = [];
+      await other.route(`${server.url}/__mock/`, async (route) => {
+        if (route.request().resourceType() !== 'fetch') return route.continue();
+        const index = { operations: [{ method: 'POST', path: '/__mock/populate', does: 'test' }] };
+        await route.fulfill({ json: { error_code: 0, error_message: '', succeed: true, data: index } });
+      });
+      await other.route(`${server.url}/__mock/populate`, async (route) => {
+        posted.push(route.request().postDataJSON());
+        await route.fulfill({
+          json: { error_code: 0, error_message: '', succeed: true, data: { voices: 3 } },
+        });
+      });
+      await other.goto(`${server.url}/__mock/`);
+      await other.getByRole('button', { name: 'Populate', exact: true }).click();
+      const dialog = other.getByRole('dialog', { name: 'Populate the mock' });
+      await dialog.getByLabel('Voices').fill('3');
+      await dialog.getByLabel('Seed').fill('7');
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      await other.getByText('Populate: done — {"voices":3}').waitFor({ timeout: 3000 });
+      expect(posted).toEqual([{ voices: 3, seed: 7 }]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('asks for the control token on a mock that wants one, and takes it from the #token fragment', async () => {
     const guarded = await startMockServer({
       port: 0,
