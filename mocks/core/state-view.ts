@@ -1,5 +1,5 @@
 import type { ServiceDeps } from './context.js';
-import { signVoiceUrl } from './signed-url.js';
+import { signVoiceUrl, voiceUrlExpiry } from './signed-url.js';
 import type { UploadAnalysis } from './state/mock-state.js';
 import { maskKey } from './state/request-log.js';
 
@@ -19,6 +19,10 @@ const partsOf = (space: string): string[] => space.split('\u0000');
 export async function stateView(deps: ServiceDeps, origin: string) {
   const { state, config, clock } = deps;
   const now = clock.now();
+  // Read every second by the dashboard: an expiry on a whole minute lets the signature memo answer
+  // all the polls of that minute instead of signing every voice again (still at most the TTL).
+  const exact = voiceUrlExpiry(deps);
+  const expires = config.signedUrlTtlSeconds >= 120 ? Math.floor(exact / 60) * 60 : exact;
   const voices = await Promise.all(
     state.voices.all().map(async (voice) => {
       const [organization = '', environment = ''] = partsOf(voice.space);
@@ -31,7 +35,7 @@ export async function stateView(deps: ServiceDeps, origin: string) {
         // An upload's object key when the voice was made from one; null when ref_audio was a URL.
         sourceUpload: voice.ownsAudio ? null : voice.audioId,
         mediaType: voice.audioMediaType,
-        voiceUrl: await signVoiceUrl(deps, origin, voice.ref),
+        voiceUrl: await signVoiceUrl(deps, origin, voice.ref, expires),
       };
     }),
   );
