@@ -165,4 +165,32 @@ describe('the views the dashboard reads (a script can read them too)', () => {
     expect([nobody.status, nobody.error_code]).toEqual([400, 10001]);
     expect(nobody.error_message).toContain('no configured key of org-9/staging');
   });
+
+  it('POST /__mock/requests/replay sends a logged synthesis again: the same audio, as a new request', async () => {
+    const target = createMockService({ logger: { error: () => {} } });
+    const first = await target.fetch(
+      new Request('http://mock.test/v1/text-to-speech/stream', {
+        ...withKey(json({ generate_text: 'Once more, please.' })),
+      }),
+    );
+    const bytes = new Uint8Array(await first.arrayBuffer());
+    const [logged] = (await call(target, '/__mock/requests')).data;
+    expect(logged).toMatchObject({
+      seq: 1,
+      body: '{"generate_text":"Once more, please."}',
+      key: 'mock…-env',
+    });
+    const again = await target.fetch(
+      new Request('http://mock.test/__mock/requests/replay', json({ seq: 1 })),
+    );
+    expect(again.status).toBe(200);
+    expect(new Uint8Array(await again.arrayBuffer())).toEqual(bytes);
+    const log = (await call(target, '/__mock/requests')).data;
+    expect(log.map((e: { seq: number; path: string }) => `${e.seq} ${e.path}`)).toEqual([
+      '1 /v1/text-to-speech/stream',
+      '2 /v1/text-to-speech/stream',
+    ]);
+    const listed = await call(target, '/__mock/requests/replay', json({ seq: 99 }));
+    expect([listed.status, listed.error_code]).toEqual([400, 10001]);
+  });
 });

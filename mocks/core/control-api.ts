@@ -68,7 +68,12 @@ export const controlIndex: readonly { method: string; path: string; does: string
   {
     method: 'GET',
     path: '/__mock/requests',
-    does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, and the timing of streamed bodies; ?after=N lists only requests numbered above N',
+    does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, the timing of streamed bodies, the JSON body of synthesis requests; ?after=N lists only requests numbered above N',
+  },
+  {
+    method: 'POST',
+    path: '/__mock/requests/replay',
+    does: 'sends a logged synthesis request again with its key and body, {"seq": N}, and answers its audio (logged and billed as a new request)',
   },
   {
     method: 'GET',
@@ -164,6 +169,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
       return ok(deps.state.requests.list(Number(after)));
     },
   },
+  'requests/replay': { POST: replay },
   state: { GET: async (request, deps) => ok(await stateView(deps, new URL(request.url).origin)) },
   'uploads/analyze': { POST: analyzeUpload },
   speak: { POST: speak },
@@ -234,6 +240,32 @@ async function speak(request: CoreRequest, deps: ServiceDeps, controls: Controls
     }),
   });
   return controls.answer(synthesis);
+}
+
+/**
+ * POST /__mock/requests/replay {"seq": N}: sends a logged synthesis request again, with its key and
+ * body, and answers what the public API answers now (the same audio while the voice is unchanged:
+ * synthesis is deterministic). It is a new request: logged and billed. The log keeps no audio.
+ */
+async function replay(request: CoreRequest, deps: ServiceDeps, controls: Controls): Promise<Answer> {
+  const body = await readJsonBody(request);
+  if (isFailure(body)) return render(body);
+  const seq = (body as { seq?: unknown } | null)?.seq;
+  const logged = typeof seq === 'number' ? deps.state.requests.replay(seq) : undefined;
+  if (!logged)
+    return render(
+      fail(
+        'invalidRequest',
+        'expected {"seq": N} of a synthesis request still in the log (see GET /__mock/requests)',
+      ),
+    );
+  return controls.answer(
+    new Request(new URL(logged.path, request.url), {
+      method: logged.method,
+      headers: { 'X-API-Key': logged.key, 'Content-Type': 'application/json' },
+      body: logged.body,
+    }),
+  );
 }
 
 async function voiceAudio(request: CoreRequest, deps: ServiceDeps): Promise<Answer> {

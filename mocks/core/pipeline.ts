@@ -44,7 +44,11 @@ function findingsFailure(where: FindingSource, findings: Finding[], received: un
 export interface Handled {
   answer: Answer;
   operationId: OperationId | null;
+  /** A synthesis request's key and JSON body, for the request log to send it again (replay). */
+  sent?: { key: string; body: unknown };
 }
+
+const synthesisOperations: ReadonlySet<OperationId> = new Set(['synthesizeSpeech', 'streamSpeech']);
 
 /**
  * One request through route → auth → scenario (Prefer) → request validation → operation.
@@ -143,7 +147,9 @@ class Flow implements OperationContext {
   /** The answer as handled, once the body is drained and any `latency=MS` waited (unless `late` is false). */
   respond(answer: Answer | Failure, late = true): Soon<Handled> {
     const { operationId, request, latencyMs } = this;
-    const handled = { answer: isFailure(answer) ? render(answer) : answer, operationId };
+    const handled: Handled = { answer: isFailure(answer) ? render(answer) : answer, operationId };
+    if (this.body !== undefined && synthesisOperations.has(operationId))
+      handled.sent = { key: this.caller.key, body: this.body };
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
     const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;

@@ -195,7 +195,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         const { answer } = handled;
         const durationMs = Math.round((performance.now() - started) * 10) / 10;
         const entry = logEntry(request, handled, deps, target.pathname, durationMs);
-        state.requests.add(entry, answer instanceof StreamAnswer ? answer : undefined);
+        state.requests.add(entry, answer instanceof StreamAnswer ? answer : undefined, handled.sent);
       }
       return handled.answer;
     };

@@ -13,6 +13,7 @@ const entry = (fields: Partial<LogEntry>): LogEntry => ({
   errorCode: null,
   errorMessage: null,
   stream: null,
+  body: null,
   ...fields,
 });
 
@@ -56,6 +57,10 @@ describe('format', () => {
     const speech = curlOf(entry({ method: 'POST', path: "/v1/text-to-speech/it's" }), 'http://h');
     expect(speech).toContain(`'http://h/v1/text-to-speech/it'\\''s'`);
     expect(speech).toContain("-d '{…}' -o speech.audio");
+    const body = '{"generate_text":"It\'s me."}';
+    expect(curlOf(entry({ method: 'POST', path: '/v1/text-to-speech', body }), 'http://h')).toContain(
+      `-d '{"generate_text":"It'\\''s me."}'`,
+    );
     expect(curlOf(entry({ method: 'POST', path: '/v1/files/upload', key: null }), 'http://h')).toBe(
       "curl -sS -X POST 'http://h/v1/files/upload' -F scene=audio -F file=@recording.wav",
     );

@@ -17,6 +17,8 @@ export interface LogEntry {
     durationMs: number;
     complete: boolean;
   } | null;
+  /** The JSON body of a synthesis request, kept so it can be sent again; null otherwise. */
+  body: string | null;
 }
 
 /** 1234567 → "1.2 MB". */
@@ -55,8 +57,8 @@ export function matches(entry: LogEntry, filter: LogFilter): boolean {
 }
 
 /**
- * A curl command that sends the request again. The log keeps neither the whole key nor the body, so
- * the key is read from $VOICE_KIT_API_KEY and a body is left for you to fill in.
+ * A curl command that sends the request again. The log never keeps the whole key: it is read from
+ * $VOICE_KIT_API_KEY. A synthesis request's body is in the log; any other body is left to fill in.
  *
  * @example
  * curlOf(entry, 'http://127.0.0.1:4010'); // curl -sS -X GET 'http://127.0.0.1:4010/v1/voice/list' -H "X-API-Key: $VOICE_KIT_API_KEY"
@@ -68,7 +70,7 @@ export function curlOf(entry: LogEntry, origin: string): string {
   if (entry.method === 'POST' && entry.path === '/v1/files/upload')
     parts.push('-F', 'scene=audio', '-F', 'file=@recording.wav');
   else if (entry.method === 'POST')
-    parts.push('-H', quote('Content-Type: application/json'), '-d', quote('{…}'));
+    parts.push('-H', quote('Content-Type: application/json'), '-d', quote(entry.body ?? '{…}'));
   if (entry.path.startsWith('/v1/text-to-speech')) parts.push('-o', 'speech.audio');
   return parts.join(' ');
 }

@@ -558,6 +558,8 @@ function drawState(view: StateView) {
 // ---- request log -----------------------------------------------------------------------------------
 
 let log: LogEntry[] = [];
+/** Players of requests played again, kept across redraws of the log (bounded by the log's cap). */
+const replayed = new Map<number, HTMLAudioElement>();
 let after = 0;
 let clears: number | undefined;
 
@@ -608,6 +610,52 @@ function logRow(entry: LogEntry): HTMLElement[] {
     entry.status === 0 ? 'dropped' : String(entry.status),
     entry.errorCode !== null && ` · ${entry.errorCode}`,
   );
+  const details: Child[] = [];
+  const cells: Child[] = [copy];
+  if (entry.body !== null && entry.status === 200) {
+    // Audio answers play from the log by sending the request again (deterministic: the same audio
+    // while the voice is unchanged); the log itself keeps no audio.
+    const play = h(
+      'button',
+      {
+        type: 'button',
+        class: 'small',
+        'aria-label': `Play request ${entry.seq}`,
+        title: 'Send it again (POST /__mock/requests/replay) and play the audio',
+        onclick: async () => {
+          play.disabled = true;
+          try {
+            const response = await client.raw('/__mock/requests/replay', {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ seq: entry.seq }),
+            });
+            const audio = await response.blob();
+            const old = replayed.get(entry.seq);
+            if (old) URL.revokeObjectURL(old.src);
+            const player = h('audio', {
+              controls: true,
+              class: 'replayed',
+              'aria-label': `Audio of request ${entry.seq}`,
+            });
+            player.src = URL.createObjectURL(audio);
+            replayed.set(entry.seq, player);
+            drawLog();
+            show(`Play request ${entry.seq}`, { data: { type: audio.type, bytes: audio.size } });
+            await player.play().catch(() => {});
+          } catch (error) {
+            show(`Play request ${entry.seq}`, { error });
+          } finally {
+            play.disabled = false;
+          }
+        },
+      },
+      'play',
+    );
+    cells.unshift(play);
+    const played = replayed.get(entry.seq);
+    if (played) details.push(played);
+  }
   const row = h(
     'tr',
     { 'data-seq': entry.seq },
@@ -618,9 +666,8 @@ function logRow(entry: LogEntry): HTMLElement[] {
     h('td', {}, entry.operationId ?? '–'),
     status,
     h('td', { class: 'num' }, formatMs(entry.stream ? entry.stream.durationMs : entry.durationMs)),
-    h('td', {}, copy),
+    h('td', { class: 'nowrap' }, ...cells),
   );
-  const details: Child[] = [];
   if (entry.errorMessage !== null)
     details.push(h('span', { class: 'error-text' }, `error ${entry.errorCode}: ${entry.errorMessage}`));
   if (entry.stream) {
@@ -691,6 +738,8 @@ async function pollOnce() {
       log = [];
       after = 0;
       waits.clear();
+      for (const player of replayed.values()) URL.revokeObjectURL(player.src);
+      replayed.clear();
       drawLog();
     }
     const open = pending();
@@ -700,6 +749,12 @@ async function pollOnce() {
       const bySeq = new Map(log.map((e) => [e.seq, e]));
       for (const entry of entries) bySeq.set(entry.seq, entry);
       log = [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(-logCap);
+      const first = log[0]?.seq ?? Number.POSITIVE_INFINITY;
+      for (const [seq, player] of replayed)
+        if (seq < first) {
+          URL.revokeObjectURL(player.src);
+          replayed.delete(seq);
+        }
       after = Math.max(after, ...entries.map((e) => e.seq));
       drawLog();
     } else if (logBody.childElementCount === 0) drawLog();

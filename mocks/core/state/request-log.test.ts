@@ -34,7 +34,7 @@ describe('RequestLog', () => {
     log.add(entry(9));
     const listed = log.list();
     (listed[0] as RequestLogEntry).status = 500;
-    expect(log.list()).toEqual([{ ...entry(9), seq: 4, stream: null }]);
+    expect(log.list()).toEqual([{ ...entry(9), seq: 4, stream: null, body: null }]);
     expect(log.position).toEqual({ lastSeq: 4, clears: 1, size: 1, capacity: 2 });
   });
 
@@ -69,5 +69,30 @@ describe('maskKey', () => {
     ['', '…'],
   ])('masks %j as %j', (key, masked) => {
     expect(maskKey(key)).toBe(masked);
+  });
+});
+
+describe('RequestLog replays', () => {
+  it('keeps the key and body of a synthesis request for a replay, lists the body but never the key', () => {
+    const log = new RequestLog(2);
+    log.add(entry(1), undefined, { key: 'mock-key-secret', body: { generate_text: 'Hi.' } });
+    log.add(entry(2));
+    expect(log.list().map((e) => e.body)).toEqual(['{"generate_text":"Hi."}', null]);
+    expect(JSON.stringify(log.list())).not.toContain('mock-key-secret');
+    expect(log.replay(1)).toEqual({
+      method: 'GET',
+      path: '/v1/voice/list',
+      key: 'mock-key-secret',
+      body: '{"generate_text":"Hi."}',
+    });
+    expect(log.replay(2)).toBeUndefined();
+    log.add(entry(3));
+    expect(log.replay(1)).toBeUndefined(); // left the ring
+  });
+
+  it('keeps no body over 4,096 characters', () => {
+    const log = new RequestLog(2);
+    log.add(entry(1), undefined, { key: 'k', body: { generate_text: 'a'.repeat(5000) } });
+    expect([log.list()[0]?.body, log.replay(1)]).toEqual([null, undefined]);
   });
 });

@@ -31,10 +31,23 @@ export interface RequestLogEntry {
   errorMessage: string | null;
   /** For a body sent in chunks: measured by the adapter that sent it, null until it ends (or under MSW). */
   stream: StreamTiming | null;
+  /** The JSON body of a synthesis request (up to 4,096 characters), which POST /__mock/requests/replay sends again; else null. */
+  body: string | null;
 }
 
+/** What sending a logged request again takes: its whole key (never listed) and its body. */
+export interface Replay {
+  readonly method: string;
+  readonly path: string;
+  readonly key: string;
+  readonly body: string;
+}
+
+/** The longest body the log keeps for a replay: the ring stays under ~1 MB at its default 200 entries. */
+export const replayBodyMaxChars = 4096;
+
 /** What the service knows of a request when it logs it; the log numbers it. */
-export type NewRequestLogEntry = Omit<RequestLogEntry, 'seq' | 'stream'>;
+export type NewRequestLogEntry = Omit<RequestLogEntry, 'seq' | 'stream' | 'body'>;
 
 /**
  * A key as the log shows it: its ends, enough to tell configured keys apart (`mock-key-staging` →
@@ -63,6 +76,8 @@ export class RequestLog {
   private clears = 0;
   /** The entry of each streamed answer still being sent, for the adapter's timing (weak: no growth). */
   private readonly sending = new WeakMap<object, RequestLogEntry>();
+  /** The key and body of replayable entries, beside them (weak: they go when the entry leaves the ring). */
+  private readonly replays = new WeakMap<RequestLogEntry, Replay>();
 
   constructor(private readonly capacity: number) {}
 
@@ -70,10 +85,14 @@ export class RequestLog {
    * Logs a request; the entry is kept (and numbered) only while the log has room for any. `streamed`
    * is the answer whose body is still to be sent in chunks: `measured(streamed, …)` completes the entry.
    */
-  add(fields: NewRequestLogEntry, streamed?: object): RequestLogEntry {
+  add(fields: NewRequestLogEntry, streamed?: object, sent?: { key: string; body: unknown }): RequestLogEntry {
     this.lastSeq += 1;
-    const entry: RequestLogEntry = { seq: this.lastSeq, ...fields, stream: null };
+    const body = sent === undefined ? undefined : JSON.stringify(sent.body);
+    const kept = body !== undefined && body.length <= replayBodyMaxChars ? body : null;
+    const entry: RequestLogEntry = { seq: this.lastSeq, ...fields, stream: null, body: kept };
     if (streamed !== undefined) this.sending.set(streamed, entry);
+    if (sent !== undefined && kept !== null)
+      this.replays.set(entry, { method: fields.method, path: fields.path, key: sent.key, body: kept });
     if (this.capacity === 0) return entry;
     if (this.entries.length < this.capacity) {
       this.entries.push(entry);
@@ -101,6 +120,12 @@ export class RequestLog {
     return ordered
       .filter((entry) => entry.seq > after)
       .map((entry) => ({ ...entry, stream: entry.stream && { ...entry.stream } }));
+  }
+
+  /** How to send a logged request again; undefined when it is not in the log or keeps no body. */
+  replay(seq: number): Replay | undefined {
+    const entry = this.entries.find((e) => e.seq === seq);
+    return entry && this.replays.get(entry);
   }
 
   /** The number of the last request logged (0 before any), and how many times the log was emptied. */

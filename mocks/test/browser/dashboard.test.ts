@@ -144,6 +144,22 @@ describe.skipIf(missing)('the dashboard in Chromium', () => {
     expect(await page.getByText('mo…ey').count()).toBeGreaterThan(0);
     expect(await page.getByText('mock-key', { exact: true }).count()).toBe(0);
 
+    // Its audio plays from the log: the request is sent again, and the player's audio decodes.
+    await row.getByRole('button', { name: /^Play request \d+$/ }).click();
+    const replayed = page.getByLabel(/^Audio of request \d+$/);
+    await replayed.waitFor({ timeout: 5000 });
+    const seconds = await replayed.evaluate(async (player: HTMLAudioElement) => {
+      if (player.readyState < 1)
+        await new Promise((resolve, reject) => {
+          player.addEventListener('loadedmetadata', resolve, { once: true });
+          player.addEventListener('error', () => reject(new Error('the audio does not decode')), {
+            once: true,
+          });
+        });
+      return player.duration;
+    });
+    expect(seconds).toBeGreaterThan(1);
+
     // The filter keeps only what matches.
     await page.getByLabel('Status').selectOption('4xx');
     await expect(
