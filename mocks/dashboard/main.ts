@@ -116,7 +116,7 @@ const tokenForm = h(
   h(
     'p',
     {},
-    'This mock listens beyond loopback, so its control API asks for a token: the one its start line printed (X-Mock-Control-Token). It is kept in this tab only.',
+    'This mock’s control API asks for a token (X-Mock-Control-Token): the one its start line printed, or the --control-token it was given. The page keeps it in this tab only.',
   ),
   h('label', { for: 'token' }, 'Control token'),
   tokenInput,
@@ -166,9 +166,9 @@ document.body.append(
     'main',
     {},
     h(
-      'div',
-      { class: 'state', 'aria-label': 'State' },
-      h('h2', {}, 'State'),
+      'section',
+      { class: 'state', 'aria-labelledby': 'state-title' },
+      h('h2', { id: 'state-title' }, 'State'),
       section('Custom voices', voicesCount, voicesList),
       section(
         'Uploads',
@@ -191,9 +191,9 @@ document.body.append(
       ),
     ),
     h(
-      'div',
-      { class: 'log', 'aria-label': 'Request log' },
-      h('h2', {}, 'Request log ', logCount),
+      'section',
+      { class: 'log', 'aria-labelledby': 'log-title' },
+      h('h2', { id: 'log-title' }, 'Request log ', logCount),
       h(
         'div',
         { class: 'filters' },
