@@ -54,6 +54,10 @@ function program(): CAC {
       'Cut a request body that sends nothing for this long with 408 (default 30)',
     )
     .option(
+      '--allow-private-urls',
+      'Fetch ref_audio URLs on loopback, private and link-local addresses, for local fixtures (refused by default)',
+    )
+    .option(
       '--no-cors',
       'Answer no CORS preflights and add no CORS headers (on by default, for browser apps)',
     );

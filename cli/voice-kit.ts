@@ -26,6 +26,8 @@ interface MockFlags {
   controlToken?: string;
   /** Seconds; undefined without --body-timeout (then 30). */
   bodyTimeout?: string | number;
+  /** true with --allow-private-urls (else the config file decides). */
+  allowPrivateUrls?: boolean;
   /** false with --no-cors. */
   cors: boolean;
 }
@@ -76,6 +78,7 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
       cors: flags.cors !== false,
       ...(bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs }),
       ...(flags.controlToken === undefined ? {} : { controlToken: String(flags.controlToken) }),
+      ...(flags.allowPrivateUrls === true ? { allowPrivateUrls: true } : {}),
       ...(config ? { config } : {}),
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +86,35 @@ describe('voice-kit mock', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
   });
+
+  it.each([
+    [[], 400],
+    [['--allow-private-urls'], 200],
+  ] as [string[], number][])(
+    'fetches a loopback ref_audio URL only when allowed: %j → %i',
+    async (flags, status) => {
+      const reference = await readFile(join(root, 'fixtures/files/speech-espeak.wav'));
+      const files = createHttpServer((_req, res) => res.writeHead(200).end(reference));
+      await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+      try {
+        run = voiceKit(['mock', '--port', '0', ...flags]);
+        const url = /http:\/\/[\d.:]+/.exec(await run.firstLine)?.[0];
+        const res = await fetch(`${url}/v1/voice/save`, {
+          method: 'POST',
+          headers: { 'X-API-Key': 'mock-key', 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            voice_id: 'from_loopback',
+            ref_audio: `http://127.0.0.1:${(files.address() as AddressInfo).port}/speech.wav`,
+          }),
+        });
+        expect(res.status).toBe(status);
+        run.child.kill('SIGTERM');
+        expect(await run.exited).toBe(0);
+      } finally {
+        files.close();
+      }
+    },
+  );
 
   it.each([
     [

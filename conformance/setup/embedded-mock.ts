@@ -17,6 +17,7 @@ export const embeddedKeys: RunKeys = {
  * const mock = await startEmbeddedMock(); try { ... mock.url ... } finally { await mock.close(); }
  */
 export async function startEmbeddedMock(): Promise<{ readonly url: string; close(): Promise<void> }> {
-  const server = await startMockServer({ port: 0 });
+  // The suite serves its reference recording on loopback: the embedded mock may fetch it.
+  const server = await startMockServer({ port: 0, allowPrivateUrls: true });
   return { url: server.url, close: () => server.close() };
 }

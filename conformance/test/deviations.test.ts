@@ -44,7 +44,8 @@ async function freshRun(only: readonly string[], fetchFn: FetchLike): Promise<Ru
 const outcomeOf = (run: RunResult, id: string) => run.results.find((r) => r.id === id)?.outcome;
 
 beforeAll(async () => {
-  server = await startMockServer({ port: 0 });
+  // The suite serves its reference on loopback: this mock may fetch it (as the embedded mock does).
+  server = await startMockServer({ port: 0, allowPrivateUrls: true });
   const file = await kitFixtures('valid-10s');
   if (!file) throw new Error('the valid-10s fixture is missing');
   reference = await serveReference(file);

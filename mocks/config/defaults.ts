@@ -90,4 +90,5 @@ export const defaultConfig: MockConfig = {
   reference: { maxPauseSeconds: 5, minSpeechSeconds: 1, fetchTimeoutMs: 10_000 },
   signedUrlTtlSeconds: 3600,
   requestLogSize: 200,
+  allowPrivateUrls: false,
 };

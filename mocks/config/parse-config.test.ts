@@ -35,6 +35,7 @@ describe('parseConfig', () => {
     [{ audioFormats: ['mp3'] }, 'config.defaultAudioFormat: "wav" is not in config.audioFormats'],
     [{ streaming: { chunkMs: 0 } }, 'config.streaming.chunkMs: expected a number >= 1'],
     [{ streaming: { realtime: 'yes' } }, 'config.streaming.realtime: expected true or false'],
+    [{ allowPrivateUrls: 1 }, 'config.allowPrivateUrls: expected true or false'],
     [{ reference: { maxPause: 3 } }, 'config.reference.maxPause: unknown field'],
     [{ pcmHeaders: { sampleRate: '' } }, 'config.pcmHeaders.sampleRate: expected a non-empty string'],
     [{ languagez: ['en'] }, 'config.languagez: unknown field'],

@@ -159,6 +159,7 @@ export function parseConfig(input: unknown): MockConfig {
     reference: (v, p) => section(v, p, d.reference, problems, (_n, i, ip) => number(i, ip, problems, 0)),
     signedUrlTtlSeconds: (v, p) => number(v, p, problems, 1),
     requestLogSize: (v, p) => number(v, p, problems, 0, true),
+    allowPrivateUrls: (v, p) => boolean(v, p, problems),
   };
   for (const [name, value] of Object.entries(input)) {
     const check = checks[name as keyof MockConfig];

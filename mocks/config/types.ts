@@ -65,6 +65,12 @@ export interface MockConfig {
   readonly signedUrlTtlSeconds: number;
   /** How many recent requests GET /__mock/requests keeps. */
   readonly requestLogSize: number;
+  /**
+   * Fetch ref_audio URLs of loopback, private, link-local and other non-public addresses (local
+   * fixtures). Off by default: §4.2 asks for a publicly reachable URL, and a mock that fetches any
+   * address lets whoever can call it probe the network it runs in.
+   */
+  readonly allowPrivateUrls: boolean;
 }
 
 /** A config file's content: any subset of MockConfig; nested objects may be partial too. */

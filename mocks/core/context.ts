@@ -48,6 +48,8 @@ export interface ServiceDeps {
   readonly audio: AudioEngine;
   /** Used to fetch ref_audio URLs (§4.2). */
   readonly fetch: typeof fetch;
+  /** The addresses of a host name, to refuse non-public ones before fetching (the Node server's DNS). */
+  readonly resolveHost?: ((hostname: string) => Promise<readonly string[]>) | undefined;
   readonly sleep: (ms: number) => Promise<void>;
   readonly logger: Logger;
   /** The live state; read it through here, since reset() and restore() replace its parts. */

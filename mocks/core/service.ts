@@ -31,6 +31,17 @@ export interface MockServiceOptions {
   storage?: Storage;
   /** Fetches ref_audio URLs. Default: the global fetch. */
   fetch?: typeof fetch;
+  /**
+   * Lets ref_audio URLs reach loopback, private and link-local addresses (local fixtures); overrides
+   * `config.allowPrivateUrls`. Default false: such URLs are refused with 400/20012 without connecting.
+   */
+  allowPrivateUrls?: boolean;
+  /**
+   * Resolves a ref_audio URL's host name to its addresses, so a name that leads to a non-public one
+   * is refused too. The Node server passes a DNS lookup (`resolveHost` of `voice-kit/node`); without
+   * one, only IP literals and localhost names are checked.
+   */
+  resolveHost?: (hostname: string) => Promise<readonly string[]>;
   /** Default: the mocks/audio engine. */
   audio?: AudioEngine;
   /** Check every JSON answer against the OpenAPI description; a violation becomes a 500. Tests turn it on. */
@@ -108,7 +119,11 @@ const consoleLogger: Logger = {
  * const res = await service.fetch(new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } }));
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
-  const config = parseConfig(options.config ?? {});
+  const parsed = parseConfig(options.config ?? {});
+  const config =
+    options.allowPrivateUrls === undefined
+      ? parsed
+      : { ...parsed, allowPrivateUrls: options.allowPrivateUrls };
   const seed = options.seed ?? 42;
   const audio = options.audio ?? lazyAudioEngine();
   const state = new MockState(config, audio.caches);
@@ -130,6 +145,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     ),
     audio,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    resolveHost: options.resolveHost,
     sleep: options.sleep ?? defaultSleep,
   };
   const storage = deps.storage as PinnedStorage;

@@ -10,4 +10,5 @@
  */
 export { tempDirStorage } from './file-storage.js';
 export { loadConfigFile } from './load-config.js';
+export { resolveHost } from './resolve-host.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';

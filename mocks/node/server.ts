@@ -15,6 +15,7 @@ import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { dashboardFiles, isDashboardRequest, serveDashboard } from './dashboard.js';
 import { tempDirStorage } from './file-storage.js';
 import { firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
+import { resolveHost } from './resolve-host.js';
 import { answerClientError, writeBytesAnswer, writeStreamAnswer } from './write-answer.js';
 
 /**
@@ -84,6 +85,11 @@ export interface MockServerOptions {
    * host; a random one on any other host (`MockServer.controlToken` tells it).
    */
   controlToken?: string;
+  /**
+   * Fetch ref_audio URLs on loopback, private and link-local addresses (local fixtures). Default
+   * false (`config.allowPrivateUrls`): they are refused, and host names are checked after DNS.
+   */
+  allowPrivateUrls?: boolean;
 }
 
 /** A running mock server. */
@@ -112,7 +118,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     options.service ??
     createMockService({
       clock: offsetClock(() => Date.now()),
+      resolveHost,
       ...options.serviceOptions,
+      ...(options.allowPrivateUrls !== undefined ? { allowPrivateUrls: options.allowPrivateUrls } : {}),
       storage: options.serviceOptions?.storage ?? (await tempDirStorage()),
       ...(options.config !== undefined ? { config: options.config } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),

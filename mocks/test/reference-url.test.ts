@@ -2,14 +2,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errors, limits } from '../../openapi/contract.js';
+import { notPublicMessage } from '../core/reference-url.js';
+import { startMockServer } from '../node/index.js';
 import { envelope, json, nodeTarget, rawGet, referenceWav, type Target } from './helpers.js';
 
 describe('over real HTTP', () => {
   let target: Target;
   let files: Server;
   let filesUrl: string;
+  let connections = 0;
   beforeAll(async () => {
-    target = await nodeTarget();
+    // The reference server below is on loopback: only a mock that allows private URLs may fetch it.
+    target = await nodeTarget({ allowPrivateUrls: true });
     files = createServer((req, res) => {
       if (req.url === '/ref.wav') res.writeHead(200, { 'Content-Type': 'audio/wav' }).end(referenceWav());
       else if (req.url === '/huge.wav') {
@@ -20,6 +24,7 @@ describe('over real HTTP', () => {
         res.end(new Uint8Array(limits.referenceMaxBytes.value - 20 * (1 << 20) + 1));
       } else res.writeHead(404).end();
     });
+    files.on('connection', () => connections++);
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
   });
@@ -49,5 +54,96 @@ describe('over real HTTP', () => {
       succeed: false,
       data: null,
     });
+  });
+});
+
+describe('over real HTTP, by default: ref_audio URLs on loopback are refused without connecting', () => {
+  let files: Server;
+  let port: number;
+  let connections = 0;
+  beforeAll(async () => {
+    files = createServer((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'audio/wav' }).end(referenceWav()),
+    );
+    files.on('connection', () => connections++);
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    port = (files.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((resolve) => files.close(resolve)));
+
+  async function withServer<T>(
+    options: Parameters<typeof startMockServer>[0],
+    use: (base: string) => Promise<T>,
+  ): Promise<T> {
+    const server = await startMockServer({ port: 0, ...options });
+    try {
+      return await use(server.url);
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('refuses every loopback spelling with 400/20012 and one message; the reference server sees nothing', async () => {
+    const spellings = [
+      `http://127.0.0.1:${port}/ref.wav`,
+      `http://localhost:${port}/ref.wav`,
+      `http://LOCALHOST.:${port}/ref.wav`,
+      `http://[::1]:${port}/ref.wav`,
+      `http://[::ffff:127.0.0.1]:${port}/ref.wav`,
+      `http://2130706433:${port}/ref.wav`,
+      `http://0x7f.0.0.1:${port}/ref.wav`,
+      `http://127.1:${port}/ref.wav`,
+      `http://0.0.0.0:${port}/ref.wav`,
+    ];
+    const seen = await withServer({}, (base) =>
+      Promise.all(
+        spellings.map(async (url, i) => {
+          const res = await fetch(`${base}/v1/voice/save`, json({ voice_id: `loop${i}`, ref_audio: url }));
+          const body = (await res.json()) as { error_code: number; error_message: string };
+          return [res.status, body.error_code, body.error_message];
+        }),
+      ),
+    );
+    const refused = [400, errors.refAudioNotAccessible.code, notPublicMessage];
+    expect(seen).toEqual(spellings.map(() => refused));
+    expect(connections).toBe(0);
+  });
+
+  it('refuses a host name the server resolves to loopback', async () => {
+    const seen = await withServer(
+      { serviceOptions: { resolveHost: async () => ['127.0.0.1'] } },
+      async (base) => {
+        const res = await fetch(
+          `${base}/v1/voice/save`,
+          json({ voice_id: 'byname', ref_audio: `http://fixtures.test:${port}/ref.wav` }),
+        );
+        return [res.status, ((await res.json()) as { error_message: string }).error_message];
+      },
+    );
+    expect(seen).toEqual([400, notPublicMessage]);
+    expect(connections).toBe(0);
+  });
+
+  it('with allowPrivateUrls fetches the loopback reference and saves the voice', async () => {
+    const status = await withServer({ allowPrivateUrls: true }, async (base) => {
+      const res = await fetch(
+        `${base}/v1/voice/save`,
+        json({ voice_id: 'allowed', ref_audio: `http://localhost:${port}/ref.wav` }),
+      );
+      return res.status;
+    });
+    expect(status).toBe(200);
+    expect(connections).toBe(1);
+  });
+
+  it('takes allowPrivateUrls from the config too', async () => {
+    const status = await withServer({ config: { allowPrivateUrls: true } }, async (base) => {
+      const res = await fetch(
+        `${base}/v1/voice/save`,
+        json({ voice_id: 'configured', ref_audio: `http://127.0.0.1:${port}/ref.wav` }),
+      );
+      return res.status;
+    });
+    expect(status).toBe(200);
   });
 });

@@ -221,7 +221,7 @@ export const openQuestions: readonly LocatedOpenQuestion[] = [
     "id": "ref-audio-not-accessible",
     "section": "§2.2, §4.2, §5.4",
     "question": "The answer to an object key of another project space, environment or organization, an unknown key, or a URL that cannot be fetched is not shown.",
-    "mock": "400 with error_code 20012. URLs are fetched with a 10 s timeout; a URL whose body passes 20 MiB gives 413/20010 like an uploaded one.",
+    "mock": "400 with error_code 20012. URLs are fetched with a 10 s timeout; a URL whose body passes 20 MiB gives 413/20010 like an uploaded one. Only public addresses are fetched (after DNS and after every redirect); loopback, private, link-local and other non-public ones get 20012 with one message, unless the mock is started with --allow-private-urls.",
     "where": "/components/schemas/SaveVoiceRequest/properties/ref_audio",
     "refs": []
   },

@@ -92,7 +92,7 @@ describe('repository layout', () => {
             .filter((i) => i.startsWith('node:') || i === 'busboy')
             .map((i) => `${file.path} imports ${i}`),
           ...['Buffer', 'process']
-            .filter((name) => new RegExp(`\\b${name}\\b`).test(code))
+            .filter((name) => new RegExp(`(?<![.\\w])${name}\\b`).test(code))
             .map((name) => `${file.path} uses ${name}`),
         ];
       });

@@ -27,6 +27,11 @@ describe('readAscii', () => {
     expect(readAscii(bytes, 10, 4)).toBe('');
     expect(readAscii(Uint8Array.of(0xe9, 0x00), 0, 2)).toBe('\u00e9\u0000');
   });
+
+  it('reads a run far longer than a call may take arguments (a field that claims 4 MiB)', () => {
+    const long = new Uint8Array(4 << 20).fill(0x61);
+    expect(readAscii(long, 1, long.length - 1)).toBe('a'.repeat(long.length - 1));
+  });
 });
 
 describe('big-endian integers', () => {

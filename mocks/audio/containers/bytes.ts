@@ -38,7 +38,14 @@ export function readVint(bytes: Uint8Array, at: number, keepMarker = false): Vin
  * readAscii(bytes, 8, 4) === 'WAVE';
  */
 export function readAscii(bytes: Uint8Array, at: number, length: number): string {
-  return at + length > bytes.length ? '' : String.fromCharCode(...bytes.subarray(at, at + length));
+  if (at + length > bytes.length) return '';
+  // In pieces: spreading a long run into one call passes the engine's argument limit (a file may
+  // claim a 1 MB field).
+  let text = '';
+  for (let from = at; from < at + length; from += 4096) {
+    text += String.fromCharCode(...bytes.subarray(from, Math.min(from + 4096, at + length)));
+  }
+  return text;
 }
 
 /**

@@ -79,6 +79,18 @@ describe('sniff', () => {
     expect(sniffContainer(input)).toBe(container);
   });
 
+  it('names an EBML file whose DocType claims 1 MiB as not WebM, without reading it whole', () => {
+    const docType = new Uint8Array(1 << 20).fill(0x78);
+    const field = bytes([0x42, 0x82, 0x10, 0x10, 0x00, 0x00], docType);
+    const size = field.length;
+    const header = [0x1a, 0x45, 0xdf, 0xa3, 0x10, (size >> 16) & 0xff, (size >> 8) & 0xff, size & 0xff];
+    const sniffed = sniff(bytes(header, field));
+    expect([sniffed.container, sniffed.detail]).toEqual([
+      'unknown',
+      `an EBML file of DocType "${'x'.repeat(64)}" (not WebM)`,
+    ]);
+  });
+
   it.each([1, 2, 3, 4, 5, 6, 7, 8])('random bytes (seed %i) are unknown', (seed) => {
     expect(sniffContainer(random(2048, seed))).toBe('unknown');
   });

@@ -90,7 +90,8 @@ function sniffEbml(bytes: Uint8Array): Sniffed {
     if (!id || !length) break;
     const body = at + id.length + length.length;
     if (id.value === 0x4282) {
-      const docType = readAscii(bytes, body, length.value).replace(/\0+$/, '');
+      // A DocType is a few letters; a longer one is shown cut, never read whole.
+      const docType = readAscii(bytes, body, Math.min(length.value, 64)).replace(/\0+$/, '');
       // WebM is the Matroska profile the spec names; a plain Matroska file is another container.
       if (docType === 'webm') return found('webm', undefined, 'a WebM file');
       return found('unknown', undefined, `an EBML file of DocType "${docType}" (not WebM)`);
