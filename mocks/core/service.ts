@@ -1,7 +1,7 @@
 import { errors } from '../../openapi/contract.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { MockConfig, MockConfigInput } from '../config/types.js';
-import { type Answer, asResponse } from './answer.js';
+import { type Answer, asResponse, StreamAnswer } from './answer.js';
 import { type Clock, manualClock } from './clock.js';
 import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
 import { handleControl } from './control-api.js';
@@ -167,6 +167,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       const after = snapshotObjectIds(snapshot);
       for (const id of before) if (!after.has(id)) void storage.remove(id).catch(() => {});
     },
+    answer: (request: CoreRequest) => answer(request),
   };
 
   function handle(request: CoreRequest, target: Target): Soon<Handled> {
@@ -204,8 +205,14 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     } catch (error) {
       return Promise.reject(error);
     }
+    const started = performance.now();
     const logged = (handled: Handled): Answer => {
-      if (!target.control) state.requests.add(logEntry(request, handled, deps, target.pathname));
+      if (!target.control) {
+        const { answer } = handled;
+        const durationMs = Math.round((performance.now() - started) * 10) / 10;
+        const entry = logEntry(request, handled, deps, target.pathname, durationMs);
+        state.requests.add(entry, answer instanceof StreamAnswer ? answer : undefined, handled.sent);
+      }
       return handled.answer;
     };
     let handled: Soon<Handled>;
