@@ -123,8 +123,10 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   const token =
     server.controlToken === undefined ? '' : `, header X-Mock-Control-Token: ${server.controlToken}`;
   const kept = stateDir === undefined ? '' : `; state kept in ${resolve(stateDir)}`;
+  // The token rides in the fragment, which a browser never sends: the page reads it from there.
+  const dashboard = `${server.url}/__mock/${server.controlToken === undefined ? '' : `#token=${server.controlToken}`}`;
   write(
-    `voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/${token}${kept})`,
+    `voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/${token}; dashboard: ${dashboard} in a browser${kept})`,
   );
   return stopped;
 }

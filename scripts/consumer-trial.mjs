@@ -75,7 +75,7 @@ const report = (step) => {
 };
 
 try {
-  ensureBuilt();
+  await ensureBuilt();
   const packed = run(
     'npm pack',
     'npm',

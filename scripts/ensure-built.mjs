@@ -22,8 +22,11 @@ function newest(dir) {
   return latest;
 }
 
-/** Rebuilds dist/ with tsc when a source changed since the last build; exits the process if tsc fails. */
-export function ensureBuilt() {
+/**
+ * Rebuilds dist/ with tsc when a source changed since the last build (exits the process if tsc fails),
+ * and the dashboard's bundle when one of its sources did.
+ */
+export async function ensureBuilt() {
   let built = 0;
   try {
     built = statSync(stamp).mtimeMs;
@@ -47,6 +50,23 @@ export function ensureBuilt() {
     const now = new Date();
     utimesSync(stamp, now, now);
   }
+  await ensureDashboard();
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) ensureBuilt();
+/** Builds the dashboard (dist/dashboard/) when one of its sources is newer than its bundle. */
+async function ensureDashboard() {
+  let built = 0;
+  try {
+    built = statSync(join(root, 'dist', 'dashboard', 'dashboard.js')).mtimeMs;
+  } catch {
+    // never built
+  }
+  const source = join(root, 'mocks', 'dashboard');
+  const changed = Math.max(...readdirSync(source).map((name) => statSync(join(source, name)).mtimeMs));
+  if (changed <= built) return;
+  process.stderr.write('voice-kit: building dist/dashboard/ (its sources changed since the last build)…\n');
+  const { buildDashboard } = await import('./build-dashboard.mjs');
+  await buildDashboard();
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) await ensureBuilt();

@@ -4,6 +4,6 @@
 // was a process of its own (Node's boot alone is 60–150 ms where a CA bundle is loaded at start).
 import { ensureBuilt } from './ensure-built.mjs';
 
-ensureBuilt();
+await ensureBuilt();
 // The bin itself, in this process: it checks the Node version, then runs the command on process.argv.
 await import('../dist/cli/bin.js');

@@ -1,12 +1,14 @@
 import { type Answer, BytesAnswer } from './answer.js';
 import { clockMoveProblem } from './clock.js';
-import type { CoreRequest, ServiceDeps } from './context.js';
+import type { CoreRequest, ServiceDeps, Soon } from './context.js';
 import { fail, isFailure, ok, render } from './envelope.js';
+import { analysisView } from './operations/voice-save.js';
 import { type PopulateOptions, type PopulateResult, populateProblem } from './populate.js';
 import { readJsonBody } from './request-body.js';
 import { verifyVoiceUrl, voiceAudioPath } from './signed-url.js';
 import type { MockSnapshot } from './state/mock-state.js';
 import { rateResetChange } from './state/persisted-rows.js';
+import { stateView } from './state-view.js';
 import { controlPrefix } from './target.js';
 
 /** What the control API can do to the service that hosts it. */
@@ -17,6 +19,8 @@ export interface Controls {
   /** Moves the clock forward (checked before) and stores how far it has moved. */
   advanceClock(ms: number): Promise<void>;
   populate(options: PopulateOptions): Promise<PopulateResult>;
+  /** Answers a request of the public API as any caller's request is answered (and logged). */
+  answer(request: CoreRequest): Soon<Answer>;
 }
 
 type Handler = (request: CoreRequest, deps: ServiceDeps, controls: Controls) => Promise<Answer>;
@@ -74,7 +78,27 @@ export const controlIndex: readonly { method: string; path: string; does: string
   {
     method: 'GET',
     path: '/__mock/requests',
-    does: 'the recent request log: method, path, key, operation, status',
+    does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, the timing of streamed bodies, the JSON body of synthesis requests; ?after=N lists only requests numbered above N',
+  },
+  {
+    method: 'POST',
+    path: '/__mock/requests/replay',
+    does: 'sends a logged synthesis request again with its key and body, {"seq": N}, and answers its audio (logged and billed as a new request)',
+  },
+  {
+    method: 'GET',
+    path: '/__mock/state',
+    does: 'what the mock holds, for people: voices per organization and environment (with a playable voice_url and their upload), uploads with their analysis, upload quotas left per user, free clone uses and the ledger per account, the clock, and the request log position',
+  },
+  {
+    method: 'POST',
+    path: '/__mock/uploads/analyze',
+    does: 'runs the reference analysis on an upload, {"objectKey": "obj_…"}: its verdict, container, codec and duration (shown in /__mock/state from then on)',
+  },
+  {
+    method: 'POST',
+    path: '/__mock/speak',
+    does: 'speaks with a voice as a key of its organization and environment would: {"organization", "environment", "voiceId", "text", "format"?}; sent to POST /v1/text-to-speech (logged and billed like any request)',
   },
   {
     method: 'GET',
@@ -160,7 +184,20 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
       return ok(await controls.populate(problem));
     },
   },
-  requests: { GET: async (_r, deps) => ok(deps.state.requests.list()) },
+  requests: {
+    GET: async (request, deps) => {
+      const after = new URL(request.url).searchParams.get('after') ?? '0';
+      if (!/^\d{1,15}$/.test(after))
+        return render(
+          fail('invalidRequest', `after must be a request number (0 or more), got ${JSON.stringify(after)}`),
+        );
+      return ok(deps.state.requests.list(Number(after)));
+    },
+  },
+  'requests/replay': { POST: replay },
+  state: { GET: async (request, deps) => ok(await stateView(deps, new URL(request.url).origin)) },
+  'uploads/analyze': { POST: analyzeUpload },
+  speak: { POST: speak },
   ledger: {
     GET: async (_r, deps) => {
       const accounts = deps.state.ledger.snapshot();
@@ -175,6 +212,86 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
     },
   },
 };
+
+/** POST /__mock/uploads/analyze {"objectKey"}: the reference analysis of an upload, kept for the state view. */
+async function analyzeUpload(request: CoreRequest, deps: ServiceDeps): Promise<Answer> {
+  const body = await readJsonBody(request);
+  if (isFailure(body)) return render(body);
+  const objectKey = (body as { objectKey?: unknown } | null)?.objectKey;
+  const upload = typeof objectKey === 'string' ? deps.state.uploads.get(objectKey) : undefined;
+  if (!upload)
+    return render(fail('invalidRequest', 'expected {"objectKey": "<the object key of an upload>"}'));
+  const bytes = await deps.storage.read(upload.objectKey);
+  if (!bytes) return render(fail('routeNotFound', 'the stored bytes of this upload are gone'));
+  const { maxPauseSeconds, minSpeechSeconds } = deps.config.reference;
+  const analysis = analysisView(
+    await deps.audio.analyze(bytes, { maxPauseSeconds, minSpeechSeconds, fileName: upload.fileName }),
+  );
+  deps.state.analyses.set(upload.objectKey, analysis);
+  return ok(analysis);
+}
+
+/**
+ * POST /__mock/speak: a synthesis with a custom voice for a person who has no key at hand (the
+ * dashboard's "speak" box). It is sent to the public API with a configured key of the voice's
+ * organization and environment that may synthesize, so it is answered, logged and billed exactly as
+ * that key's request would be; the key itself never leaves the mock.
+ */
+async function speak(request: CoreRequest, deps: ServiceDeps, controls: Controls): Promise<Answer> {
+  const body = (await readJsonBody(request)) as Record<string, unknown> | null;
+  if (isFailure(body)) return render(body);
+  const { organization, environment, voiceId, text, format } = body ?? {};
+  if (typeof organization !== 'string' || typeof environment !== 'string' || typeof text !== 'string')
+    return render(
+      fail(
+        'invalidRequest',
+        'expected {"organization": "…", "environment": "…", "voiceId": "…", "text": "…", "format"?: "wav"}',
+      ),
+    );
+  const key = deps.config.keys.find(
+    (k) => k.organization === organization && k.environment === environment && k.capabilities.tts,
+  );
+  if (!key)
+    return render(
+      fail('invalidRequest', `no configured key of ${organization}/${environment} may synthesize speech`),
+    );
+  const synthesis = new Request(new URL('/v1/text-to-speech', request.url), {
+    method: 'POST',
+    headers: { 'X-API-Key': key.key, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      generate_text: text,
+      ...(typeof voiceId === 'string' ? { voice_id: voiceId } : {}),
+      ...(typeof format === 'string' ? { audio_format: format } : {}),
+    }),
+  });
+  return controls.answer(synthesis);
+}
+
+/**
+ * POST /__mock/requests/replay {"seq": N}: sends a logged synthesis request again, with its key and
+ * body, and answers what the public API answers now (the same audio while the voice is unchanged:
+ * synthesis is deterministic). It is a new request: logged and billed. The log keeps no audio.
+ */
+async function replay(request: CoreRequest, deps: ServiceDeps, controls: Controls): Promise<Answer> {
+  const body = await readJsonBody(request);
+  if (isFailure(body)) return render(body);
+  const seq = (body as { seq?: unknown } | null)?.seq;
+  const logged = typeof seq === 'number' ? deps.state.requests.replay(seq) : undefined;
+  if (!logged)
+    return render(
+      fail(
+        'invalidRequest',
+        'expected {"seq": N} of a synthesis request still in the log (see GET /__mock/requests)',
+      ),
+    );
+  return controls.answer(
+    new Request(new URL(logged.path, request.url), {
+      method: logged.method,
+      headers: { 'X-API-Key': logged.key, 'Content-Type': 'application/json' },
+      body: logged.body,
+    }),
+  );
+}
 
 async function voiceAudio(request: CoreRequest, deps: ServiceDeps): Promise<Answer> {
   const ref = await verifyVoiceUrl(deps, new URL(request.url));

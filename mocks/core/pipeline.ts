@@ -20,7 +20,7 @@ import {
   preferredResponse,
 } from './scenario.js';
 import { describeFindings, type FindingSource } from './schema-messages.js';
-import type { RequestLogEntry } from './state/request-log.js';
+import { maskKey, type NewRequestLogEntry } from './state/request-log.js';
 import { type Caller, findCaller } from './state/tenancy.js';
 import type { Target } from './target.js';
 
@@ -44,7 +44,11 @@ function findingsFailure(where: FindingSource, findings: Finding[], received: un
 export interface Handled {
   answer: Answer;
   operationId: OperationId | null;
+  /** A synthesis request's key and JSON body, for the request log to send it again (replay). */
+  sent?: { key: string; body: unknown };
 }
+
+const synthesisOperations: ReadonlySet<OperationId> = new Set(['synthesizeSpeech', 'streamSpeech']);
 
 /**
  * One request through route → auth → scenario (Prefer) → request validation → operation.
@@ -143,7 +147,9 @@ class Flow implements OperationContext {
   /** The answer as handled, once the body is drained and any `latency=MS` waited (unless `late` is false). */
   respond(answer: Answer | Failure, late = true): Soon<Handled> {
     const { operationId, request, latencyMs } = this;
-    const handled = { answer: isFailure(answer) ? render(answer) : answer, operationId };
+    const handled: Handled = { answer: isFailure(answer) ? render(answer) : answer, operationId };
+    if (this.body !== undefined && synthesisOperations.has(operationId))
+      handled.sent = { key: this.caller.key, body: this.body };
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
     const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;
@@ -197,13 +203,36 @@ export function logEntry(
   handled: Handled,
   deps: ServiceDeps,
   path: string = new URL(request.url).pathname,
-): RequestLogEntry {
+  durationMs: number | null = null,
+): NewRequestLogEntry {
+  const { answer } = handled;
+  const refusal = answer instanceof BytesAnswer && answer.status >= 400 ? envelopeError(answer) : undefined;
   return {
     at: unixSeconds(deps.clock),
     method: request.method,
     path,
-    key: request.headers.get(apiKeyHeader),
-    status: handled.answer.status,
+    key: maskKey(request.headers.get(apiKeyHeader)),
+    status: answer.status,
     operationId: handled.operationId,
+    durationMs,
+    errorCode: refusal?.code ?? null,
+    errorMessage: refusal?.message ?? null,
   };
+}
+
+/** The error_code and error_message of a refusal's envelope (read only for refusals, which are small). */
+function envelopeError(answer: BytesAnswer): { code: number; message: string } | undefined {
+  try {
+    const body = JSON.parse(decoder.decode(answer.bytes)) as {
+      error_code?: unknown;
+      error_message?: unknown;
+    };
+    if (typeof body.error_code !== 'number') return undefined;
+    return {
+      code: body.error_code,
+      message: typeof body.error_message === 'string' ? body.error_message : '',
+    };
+  } catch {
+    return undefined;
+  }
 }

@@ -1,7 +1,7 @@
 import { errors } from '../../openapi/contract.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { MockConfig, MockConfigInput } from '../config/types.js';
-import { type Answer, asResponse } from './answer.js';
+import { type Answer, asResponse, StreamAnswer } from './answer.js';
 import { type Clock, manualClock } from './clock.js';
 import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
 import { handleControl } from './control-api.js';
@@ -236,6 +236,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       return persist(snapshotChange(snapshot)).then(removeUnused);
     },
     populate: (populate: PopulateOptions) => populateVoices(deps, populate),
+    answer: (request: CoreRequest) => answer(request),
   };
   if (secretToKeep !== undefined) void persist(urlSecretChange(secretToKeep)).catch(() => {});
   // Requests wait for the voices the populate option asks for.
@@ -296,8 +297,14 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     } catch (error) {
       return Promise.reject(error);
     }
+    const started = performance.now();
     const logged = (handled: Handled): Answer => {
-      if (!target.control) state.requests.add(logEntry(request, handled, deps, target.pathname));
+      if (!target.control) {
+        const { answer } = handled;
+        const durationMs = Math.round((performance.now() - started) * 10) / 10;
+        const entry = logEntry(request, handled, deps, target.pathname, durationMs);
+        state.requests.add(entry, answer instanceof StreamAnswer ? answer : undefined, handled.sent);
+      }
       return handled.answer;
     };
     let handled: Soon<Handled>;

@@ -26,8 +26,12 @@ function hostName(host: string): string {
 export interface ControlGuard {
   /** The token a request must carry; undefined on a loopback-only mock. */
   readonly token: string | undefined;
-  /** The refusal of a control request, or undefined when it may go on. */
-  check(req: IncomingMessage, path: string): Failure | undefined;
+  /**
+   * The refusal of a control request, or undefined when it may go on. `needsToken` false checks only
+   * Host and Origin: for the dashboard's page and files, which hold no state (its data comes from the
+   * control API, which asks for the token).
+   */
+  check(req: IncomingMessage, path: string, needsToken?: boolean): Failure | undefined;
 }
 
 /**
@@ -48,8 +52,9 @@ export function controlGuard(boundHost: string, token: string | undefined): Cont
   );
   return {
     token,
-    check(req, path) {
-      if (!path.startsWith(controlPrefix) || path.startsWith(voiceAudioPath)) return undefined;
+    check(req, path, needsToken = true) {
+      const control = path.startsWith(controlPrefix) || path === '/__mock';
+      if (!control || path.startsWith(voiceAudioPath)) return undefined;
       const host = rawHeader(req.rawHeaders, 'host');
       const name = host === null ? bound : hostName(host);
       if (name !== 'localhost' && name !== bound && isIP(name) === 0) {
@@ -65,7 +70,7 @@ export function controlGuard(boundHost: string, token: string | undefined): Cont
           `the control API answers only the mock's own pages, not a page of ${origin}`,
         );
       }
-      if (token !== undefined && rawHeader(req.rawHeaders, controlTokenHeader) !== token) {
+      if (needsToken && token !== undefined && rawHeader(req.rawHeaders, controlTokenHeader) !== token) {
         return fail('controlTokenMissing');
       }
       return undefined;

@@ -9,9 +9,11 @@ import { createMockService, type MockService, type MockServiceOptions } from '..
 import { voiceAudioPath } from '../core/signed-url.js';
 import { randomSecret } from '../core/signer.js';
 import { KeptMap } from '../core/state/kept-map.js';
+import type { StreamTiming } from '../core/state/request-log.js';
 import { controlPrefix } from '../core/target.js';
 import { controlGuard, isLoopbackHost } from './control-guard.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
+import { dashboardFiles, isDashboardRequest, serveDashboard } from './dashboard.js';
 import { tempDirStorage } from './file-storage.js';
 import { firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
 import { resolveHost } from './resolve-host.js';
@@ -182,6 +184,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     // Whatever else the answer left unread is thrown away, so a keep-alive connection stays usable.
     else req.resume();
   };
+  const dashboard = dashboardFiles();
   const guard = controlGuard(
     host,
     options.controlToken ?? (isLoopbackHost(host) ? undefined : randomSecret().slice(0, 32)),
@@ -193,9 +196,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
   // noDelay: a streamed chunk leaves at once instead of waiting on Nagle's algorithm for an ACK.
   const server = createServer({ noDelay: true }, (req, res) => {
+    const startedAt = performance.now();
     const path = req.url ?? '/';
-    // Only paths that may be the control API pay for the check.
-    const controlPath = path.includes(controlPrefix) ? pathOf(path) : undefined;
+    // Only paths that may be the control API (or /__mock, the dashboard without its slash) pay for the check.
+    const controlPath = path.includes(controlPrefix.slice(0, -1)) ? pathOf(path) : undefined;
+    if (controlPath !== undefined && isDashboardRequest(req, controlPath)) {
+      const refused = guard.check(req, controlPath, false);
+      if (refused) return refuse(req, res, refused);
+      serveDashboard(req, res, controlPath, dashboard);
+      return finish(req, res);
+    }
     const refusal = controlPath === undefined ? undefined : guard.check(req, controlPath);
     if (refusal) return refuse(req, res, refusal);
     const open = controlPath === undefined || controlPath.startsWith(voiceAudioPath);
@@ -238,10 +248,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     // promise: under load each promise hop of a list answer costs as much as routing it.
     const head = open ? extra : noExtra;
     if (answered instanceof Promise)
-      answered.then((answer) => write(answer, req, res, head)).catch(() => res.destroy());
+      answered.then((answer) => write(answer, req, res, head, startedAt)).catch(() => res.destroy());
     else {
       try {
-        write(answered, req, res, head)?.catch(() => res.destroy());
+        write(answered, req, res, head, startedAt)?.catch(() => res.destroy());
       } catch {
         res.destroy();
       }
@@ -253,6 +263,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     req: IncomingMessage,
     res: ServerResponse,
     head: readonly string[],
+    startedAt: number,
   ): Promise<void> | undefined => {
     // Bytes the core made in memory go out in one write, as a bare node:http server sends them.
     if (answer instanceof BytesAnswer) {
@@ -260,8 +271,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       finish(req, res);
       return undefined;
     }
-    if (answer instanceof StreamAnswer)
-      return writeStreamAnswer(answer, res, head).then(() => finish(req, res));
+    if (answer instanceof StreamAnswer) {
+      // The request log learns how the body went out (time to first byte, chunks, bytes) when it ends.
+      const sent = {
+        startedAt,
+        ended: (timing: StreamTiming) => service.state.requests.measured(answer, timing),
+      };
+      return writeStreamAnswer(answer, res, head, sent).then(() => finish(req, res));
+    }
     // Dropped: no answer at all, as a reset connection (Prefer: fault=reset).
     res.socket?.destroy();
     return undefined;

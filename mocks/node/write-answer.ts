@@ -58,13 +58,57 @@ export function writeStreamAnswer(
   answer: StreamAnswer,
   res: ServerResponse,
   extra: readonly string[] = [],
+  sent?: SentBody,
 ): Promise<void> {
   res.writeHead(answer.status, headList(answer.headers, extra));
-  return writeChunks(answer.source, res);
+  return writeChunks(answer.source, res, sent);
 }
 
+/**
+ * Told how a streamed body went out once it ends: the writer is the one place that sees each chunk
+ * leave, so the request log's time to first byte, chunk count and bytes are measured here.
+ */
+export interface SentBody {
+  /** `performance.now()` when the request arrived. */
+  readonly startedAt: number;
+  ended(timing: {
+    ttfbMs: number;
+    chunks: number;
+    bytes: number;
+    durationMs: number;
+    complete: boolean;
+  }): void;
+}
+
+const ms = (from: number, to: number): number => Math.round((to - from) * 10) / 10;
+
 /** The body loop of both writers: pull, write, wait for the socket when it asks. */
-async function writeChunks(source: ChunkSource, res: ServerResponse): Promise<void> {
+async function writeChunks(source: ChunkSource, res: ServerResponse, sentBody?: SentBody): Promise<void> {
+  const counts = { chunks: 0, bytes: 0, firstAt: Number.NaN, complete: false };
+  try {
+    await writeCounted(source, res, counts);
+  } finally {
+    if (sentBody) {
+      const end = performance.now();
+      const { startedAt } = sentBody;
+      const first = Number.isNaN(counts.firstAt) ? end : counts.firstAt;
+      sentBody.ended({
+        ttfbMs: ms(startedAt, first),
+        chunks: counts.chunks,
+        bytes: counts.bytes,
+        durationMs: ms(startedAt, end),
+        complete: counts.complete,
+      });
+    }
+  }
+}
+
+/** The loop itself, counting what it hands to the socket in `counts`. */
+async function writeCounted(
+  source: ChunkSource,
+  res: ServerResponse,
+  counts: { chunks: number; bytes: number; firstAt: number; complete: boolean },
+): Promise<void> {
   // One 'close' listener for the whole answer. A `Promise.race` against a "closed" promise per chunk
   // (as this once did) leaves a reaction on that promise per chunk, each holding its chunk until the
   // answer ends: a 5,000-character stream kept its whole 20 MB alive and left a major GC to the next
@@ -94,6 +138,9 @@ async function writeChunks(source: ChunkSource, res: ServerResponse): Promise<vo
       }
       if (chunk === undefined) break;
       sent++;
+      counts.chunks = sent;
+      counts.bytes += chunk.byteLength;
+      if (sent === 1) counts.firstAt = performance.now();
       res.write(chunk, onWritten);
       // Node corks the socket on a write and uncorks it on the next tick, and this loop runs without
       // yielding while the body keeps up: the first chunk went out only with the fourth (~0.3 ms
@@ -106,6 +153,7 @@ async function writeChunks(source: ChunkSource, res: ServerResponse): Promise<vo
     }
     res.off('close', onClose);
     res.end();
+    counts.complete = true;
   } catch {
     // A body that errors is a connection cut: let the bytes already written reach the client first.
     if (written < sent)

@@ -24,6 +24,8 @@ const mayImport: Record<string, readonly string[]> = {
   'mocks/index.ts': ['mocks/core/', 'mocks/config/'],
   'mocks/msw.ts': ['mocks/core/'],
   'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/'],
+  // The page at /__mock/: browser code that reads the control API's JSON like any script.
+  'mocks/dashboard/': [],
   'conformance/types.ts': [],
   'conformance/checks/': ['openapi/'],
   'conformance/toolkit/': ['conformance/types.ts', 'conformance/checks/', 'openapi/'],
@@ -51,6 +53,7 @@ const platformFree = [
   'mocks/core/',
   'mocks/index.ts',
   'mocks/msw.ts',
+  'mocks/dashboard/',
 ];
 
 const ruleOf = (path: string) =>

@@ -1,9 +1,11 @@
 import { errors, limits, normalizeVoiceId, referenceVerdicts, voiceId } from '../../../openapi/contract.js';
 import type { SaveVoiceRequest } from '../../../openapi/generated/voice-service.js';
+import type { Analysis } from '../../audio/types.js';
 import { unixSeconds } from '../clock.js';
 import type { Operation, OperationContext } from '../context.js';
 import { type Failure, fail, isFailure, ok } from '../envelope.js';
 import { loadReference } from '../reference-audio.js';
+import type { UploadAnalysis } from '../state/mock-state.js';
 import { voiceChange } from '../state/persisted-rows.js';
 
 const containerTypes: Record<string, string> = {
@@ -66,6 +68,25 @@ export const voiceSave: Operation = async (context) => {
   }
 };
 
+/** An analysis as the state view shows it. */
+export function analysisView(analysis: Analysis): UploadAnalysis {
+  return analysis.ok
+    ? {
+        verdict: 'accepted',
+        container: analysis.container,
+        codec: analysis.codec ?? null,
+        durationSeconds: analysis.durationSeconds,
+        reason: null,
+      }
+    : {
+        verdict: analysis.verdict,
+        container: analysis.container,
+        codec: null,
+        durationSeconds: analysis.durationSeconds ?? null,
+        reason: analysis.reason,
+      };
+}
+
 async function createVoice(context: OperationContext, id: string, ref: string): Promise<Failure | undefined> {
   const { caller, deps } = context;
   const reference = await loadReference(deps, caller, ref);
@@ -76,6 +97,7 @@ async function createVoice(context: OperationContext, id: string, ref: string): 
     minSpeechSeconds,
     fileName: reference.fileName,
   });
+  if (reference.uploadId) deps.state.analyses.set(reference.uploadId, analysisView(analysis));
   if (!analysis.ok)
     return fail(
       referenceVerdicts[analysis.verdict],

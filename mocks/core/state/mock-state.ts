@@ -1,6 +1,7 @@
-import { limits } from '../../../openapi/contract.js';
+import { limits, type ReferenceVerdict } from '../../../openapi/contract.js';
 import type { MockConfig } from '../../config/types.js';
 import { type EngineCaches, ServiceCaches } from './caches.js';
+import { KeptMap } from './kept-map.js';
 import { Ledger, type LedgerSnapshot } from './ledger.js';
 import { type RateLimitSnapshot, UploadRateLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
@@ -12,6 +13,21 @@ import { Voices, type VoicesSnapshot } from './voices.js';
  * Everything the mock remembers, JSON-serializable (uploaded bytes stay in Storage, referenced by id).
  * `version` lets restore() refuse a snapshot of another shape.
  */
+/**
+ * What the reference analysis said of an upload, kept for the state view (GET /__mock/state): recorded
+ * when a voice save analyses it, or on POST /__mock/uploads/analyze. Derived from the bytes, so it is
+ * not part of a snapshot.
+ */
+export interface UploadAnalysis {
+  /** `accepted`, or the refusal verdict (contract.referenceVerdicts). */
+  verdict: 'accepted' | ReferenceVerdict;
+  container: string;
+  codec: string | null;
+  durationSeconds: number | null;
+  /** Why it was refused; null when accepted. */
+  reason: string | null;
+}
+
 export interface MockSnapshot {
   version: 1;
   uploads: { sequence: number; records: UploadRecord[] };
@@ -31,6 +47,8 @@ export class MockState {
   ledger: Ledger;
   readonly requests: RequestLog;
   readonly caches: ServiceCaches;
+  /** Analyses of uploads by object key, for the state view; bounded, emptied by reset and restore. */
+  readonly analyses = new KeptMap<string, UploadAnalysis>(1024);
 
   constructor(
     private readonly config: MockConfig,
@@ -53,6 +71,7 @@ export class MockState {
     this.rateLimit = this.newLimiter();
     this.ledger = new Ledger(this.config.freeCloneUses);
     this.requests.clear();
+    this.analyses.clear();
     this.caches.clear();
   }
 
@@ -79,6 +98,7 @@ export class MockState {
     rateLimit.restore(snapshot.uploadTimes);
     ledger.restore(snapshot.ledger);
     Object.assign(this, { uploads, voices, rateLimit, ledger });
+    this.analyses.clear();
     this.caches.clear();
   }
 }

@@ -65,6 +65,12 @@ export class UploadRateLimiter {
     return Object.fromEntries([...this.times].map(([user, times]) => [user, [...times]]));
   }
 
+  /** Uploads the user may still make in the current window, uploads in flight counted as made (for views, changes nothing). */
+  remaining(user: string, nowMs: number): number {
+    const recent = (this.times.get(user) ?? []).filter((t) => t > nowMs - this.windowMs).length;
+    return Math.max(0, this.perWindow - recent - (this.inFlight.get(user) ?? 0));
+  }
+
   /** Forgets the counted uploads of one user, or of everyone: a fresh window, as if an hour had passed. */
   clear(user?: string): void {
     if (user === undefined) this.times.clear();

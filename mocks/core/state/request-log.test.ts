@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { RequestLog, type RequestLogEntry } from './request-log.js';
+import { maskKey, type NewRequestLogEntry, RequestLog, type RequestLogEntry } from './request-log.js';
 
-const entry = (at: number): RequestLogEntry => ({
+const entry = (at: number): NewRequestLogEntry => ({
   at,
   method: 'GET',
   path: '/v1/voice/list',
-  key: 'mock-key',
+  key: 'mock…',
   status: 200,
   operationId: 'listVoices',
+  durationMs: 1,
+  errorCode: null,
+  errorMessage: null,
 });
 
 describe('RequestLog', () => {
@@ -31,6 +34,65 @@ describe('RequestLog', () => {
     log.add(entry(9));
     const listed = log.list();
     (listed[0] as RequestLogEntry).status = 500;
-    expect(log.list()).toEqual([entry(9)]);
+    expect(log.list()).toEqual([{ ...entry(9), seq: 4, stream: null, body: null }]);
+    expect(log.position).toEqual({ lastSeq: 4, clears: 1, size: 1, capacity: 2 });
+  });
+
+  it('numbers requests for reading on after N, and never reuses a number', () => {
+    const log = new RequestLog(3);
+    for (let at = 1; at <= 5; at++) log.add(entry(at));
+    expect(log.list(3).map((e) => e.seq)).toEqual([4, 5]);
+    expect(log.list(5)).toEqual([]);
+    expect(log.list(0).map((e) => e.seq)).toEqual([3, 4, 5]);
+  });
+
+  it('adds the timing of a streamed body to its entry, and lists a copy of it', () => {
+    const log = new RequestLog(2);
+    const answer = {};
+    log.add(entry(1), answer);
+    log.measured({}, { ttfbMs: 1, chunks: 1, bytes: 1, durationMs: 1, complete: true });
+    expect(log.list()[0]?.stream).toBeNull();
+    log.measured(answer, { ttfbMs: 3, chunks: 4, bytes: 100, durationMs: 9, complete: true });
+    const listed = log.list()[0] as RequestLogEntry;
+    expect(listed.stream).toEqual({ ttfbMs: 3, chunks: 4, bytes: 100, durationMs: 9, complete: true });
+    (listed.stream as { chunks: number }).chunks = 0;
+    expect(log.list()[0]?.stream?.chunks).toBe(4);
+  });
+});
+
+describe('maskKey', () => {
+  it.each([
+    [null, null],
+    ['mock-key', 'mo…ey'],
+    ['mock-key-staging', 'mock…ging'],
+    ['abcdefg', '…'],
+    ['', '…'],
+  ])('masks %j as %j', (key, masked) => {
+    expect(maskKey(key)).toBe(masked);
+  });
+});
+
+describe('RequestLog replays', () => {
+  it('keeps the key and body of a synthesis request for a replay, lists the body but never the key', () => {
+    const log = new RequestLog(2);
+    log.add(entry(1), undefined, { key: 'mock-key-secret', body: { generate_text: 'Hi.' } });
+    log.add(entry(2));
+    expect(log.list().map((e) => e.body)).toEqual(['{"generate_text":"Hi."}', null]);
+    expect(JSON.stringify(log.list())).not.toContain('mock-key-secret');
+    expect(log.replay(1)).toEqual({
+      method: 'GET',
+      path: '/v1/voice/list',
+      key: 'mock-key-secret',
+      body: '{"generate_text":"Hi."}',
+    });
+    expect(log.replay(2)).toBeUndefined();
+    log.add(entry(3));
+    expect(log.replay(1)).toBeUndefined(); // left the ring
+  });
+
+  it('keeps no body over 4,096 characters', () => {
+    const log = new RequestLog(2);
+    log.add(entry(1), undefined, { key: 'k', body: { generate_text: 'a'.repeat(5000) } });
+    expect([log.list()[0]?.body, log.replay(1)]).toEqual([null, undefined]);
   });
 });

@@ -40,6 +40,16 @@ export class Uploads {
     return this.sequence;
   }
 
+  /** Any upload by its key, whatever its space: for the control API, never for callers of the service. */
+  get(objectKey: string): UploadRecord | undefined {
+    return this.records.get(objectKey);
+  }
+
+  /** Every upload, oldest first (for the state view). */
+  all(): UploadRecord[] {
+    return [...this.records.values()];
+  }
+
   get count(): number {
     return this.records.size;
   }

@@ -92,6 +92,11 @@ export class Voices {
     return this.changes;
   }
 
+  /** Every voice of every space, oldest first (for the state view). */
+  all(): VoiceRecord[] {
+    return [...this.live.values()].sort((a, b) => a.sequence - b.sequence);
+  }
+
   /** The voices of a space, oldest first. */
   inSpace(space: string): VoiceRecord[] {
     return [...this.live.values()].filter((v) => v.space === space).sort((a, b) => a.sequence - b.sequence);
