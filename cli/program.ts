@@ -58,6 +58,13 @@ function program(): CAC {
       'Answer no CORS preflights and add no CORS headers (on by default, for browser apps)',
     );
   cli
+    .command('proxy', 'Pass traffic to a deployment and check every exchange against the contract')
+    .option('--upstream <url>', 'The deployment to pass traffic to (required)')
+    .option('--port <port>', 'Port to listen on, 0 picks a free one', { default: '4020' })
+    .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
+    .option('--report-dir <dir>', 'Where the reports go when it stops', { default: 'reports/proxy' })
+    .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth');
+  cli
     .command('conformance', 'Run the conformance suite against a deployment, or against the embedded mock')
     .option('--base-url <url>', 'Deployment to test (default: start the embedded mock)')
     .option('--api-key <key>', 'Main API key, Voice Cloning enabled (required with --base-url)')
@@ -189,6 +196,16 @@ const notes: Record<string, { readonly intro: readonly string[]; readonly outro:
   mock: {
     intro: ['Runs the stateful mock of the voice service until Ctrl-C (npm start -- [flags]).'],
     outro: [],
+  },
+  proxy: {
+    intro: [
+      'Passes every request to --upstream and its answer back, byte for byte, and checks each exchange',
+      'against the contract (npm run proxy -- [flags]). Runs until Ctrl-C or SIGTERM, then writes',
+      'proxy.json, proxy.junit.xml and proxy.md into --report-dir. See docs/proxy.md.',
+    ],
+    outro: [
+      'Exit codes: 0 no must-rule violated; 1 a must-rule violated (or it could not start); 2 usage error.',
+    ],
   },
   conformance: {
     intro: [

@@ -8,6 +8,15 @@
  * await fetch(`${server.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } });
  * await server.close();
  */
+
+export {
+  type ExchangeRecord,
+  type ProxyOptions,
+  type ProxyReport,
+  type ProxyServer,
+  startProxy,
+  type Violation,
+} from '../../proxy/index.js';
 export { tempDirStorage } from './file-storage.js';
 export { loadConfigFile } from './load-config.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
