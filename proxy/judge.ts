@@ -141,6 +141,8 @@ export function judge(facts: ExchangeFacts, opts: JudgeOptions = defaultJudgeOpt
   if (!documented.includes(status)) {
     if (generalErrorStatuses.has(status) && op !== 'uploadFile') return out;
     add(rules.statusDocumented, `HTTP ${status}; ${op} documents ${documented.join(', ')}`);
+    // No schema, media type or envelope rule is documented for that status: one violation says it all.
+    return out;
   }
 
   const contentType = header(facts.responseHeaders, 'content-type');
