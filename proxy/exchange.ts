@@ -66,6 +66,11 @@ export class ExchangeObserver {
   private responseHeaders: IncomingHttpHeaders = {};
   private done = false;
 
+  /** Whether `end` was called. */
+  get ended(): boolean {
+    return this.done;
+  }
+
   constructor(
     id: number,
     method: string,

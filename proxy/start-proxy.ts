@@ -86,6 +86,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   let nextId = 1;
 
   const finish = (ex: ExchangeObserver, aborted: ExchangeRecord['aborted'] = null, error?: string) => {
+    if (ex.ended) return; // a cut is seen from both sides: recorded once
     let findings: ReturnType<ExchangeObserver['end']>;
     try {
       findings = ex.end(aborted, error);
@@ -95,7 +96,6 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       findings = [];
     }
     const record = ex.record;
-    if (record.durationMs === null) return; // ended before
     exchangeCount++;
     if (aborted === 'upstream' || aborted === 'upstream-unreachable') upstreamErrors++;
     if (exchanges.length < maxExchanges) exchanges.push(record);
@@ -155,13 +155,15 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         res.end();
         finish(ex);
       });
-      upRes.on('aborted', () => {
-        res.destroy();
-        finish(ex, 'upstream', 'the upstream cut its answer');
-      });
+      // The upstream cut its answer (a reset, a close before the last byte): the client's is cut too.
       upRes.on('error', (error) => {
-        res.destroy();
         finish(ex, 'upstream', error.message);
+        res.destroy();
+      });
+      upRes.on('close', () => {
+        if (upRes.complete) return;
+        finish(ex, 'upstream', 'the upstream cut its answer');
+        res.destroy();
       });
     });
     upReq.on('error', (error) => {
