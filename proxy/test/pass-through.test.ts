@@ -155,7 +155,7 @@ describe('the proxy as a pipe', () => {
     let seenHop: string | undefined;
     const up = await upstream((req, _body, res) => {
       seenHost = req.headers.host;
-      seenHop = req.headers['x-hop'];
+      seenHop = req.headers['x-hop'] as string | undefined;
       res.writeHead(200, [
         ['Content-Type', 'application/json'],
         ['Set-Cookie', 'a=1'],
