@@ -58,13 +58,6 @@ function program(): CAC {
       'Answer no CORS preflights and add no CORS headers (on by default, for browser apps)',
     );
   cli
-    .command('proxy', 'Pass traffic to a deployment and check every exchange against the contract')
-    .option('--upstream <url>', 'The deployment to pass traffic to (required)')
-    .option('--port <port>', 'Port to listen on, 0 picks a free one', { default: '4020' })
-    .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
-    .option('--report-dir <dir>', 'Where the reports go when it stops', { default: 'reports/proxy' })
-    .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth');
-  cli
     .command('conformance', 'Run the conformance suite against a deployment, or against the embedded mock')
     .option('--base-url <url>', 'Deployment to test (default: start the embedded mock)')
     .option('--api-key <key>', 'Main API key, Voice Cloning enabled (required with --base-url)')
@@ -95,6 +88,13 @@ function program(): CAC {
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--report-dir <dir>', 'Where the reports go (default reports/conformance)')
     .option('--list', 'Print every case id with its section and severity, then exit');
+  cli
+    .command('proxy', 'Pass traffic to a deployment and check every exchange against the contract')
+    .option('--upstream <url>', 'The deployment to pass traffic to (required)')
+    .option('--port <port>', 'Port to listen on, 0 picks a free one', { default: '4020' })
+    .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
+    .option('--report-dir <dir>', 'Where the reports go when it stops', { default: 'reports/proxy' })
+    .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth');
   return cli;
 }
 

@@ -169,8 +169,11 @@ export class ExchangeObserver {
     if (this.firstByteAt !== undefined) record.ttfbMs = round(this.firstByteAt - requestEnd);
     record.aborted = aborted;
     if (error) record.upstreamError = error;
-    const requestJson = this.requestJson?.finish() ?? { kind: 'none' };
-    const form = this.form?.result();
+    // An answer that came before the request's end (an early 413) leaves the request unjudged.
+    const early = this.requestEndAt === undefined;
+    if (early && (this.requestJson || this.form)) record.notes.push('answered before the request ended: its body was not checked');
+    const requestJson = early ? ({ kind: 'none' } as const) : (this.requestJson?.finish() ?? { kind: 'none' });
+    const form = early ? undefined : this.form?.result();
     if (form?.error) record.requestProblems.push(`the multipart form does not parse: ${form.error}`);
     if (form && !form.error) {
       const files = form.parts.filter((p) => p.name === upload.fileField);

@@ -145,7 +145,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       const status = upRes.statusCode ?? 502;
       ex.responseHead(status, upRes.headers);
       res.writeHead(status, upRes.statusMessage, endToEnd(upRes.rawHeaders));
-      res.flushHeaders();
+      // The head goes out with the first body chunk when that is in the same turn (one write for a
+      // small answer), else on its own at once: a stream whose first chunk waits still shows its head.
+      setImmediate(() => {
+        if (!res.headersSent && !res.destroyed) res.flushHeaders();
+      });
       upRes.on('data', (chunk: Buffer) => {
         ex.responseChunk(chunk);
         if (!res.write(chunk)) upRes.pause();

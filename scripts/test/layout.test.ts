@@ -25,7 +25,7 @@ const mayImport: Record<string, readonly string[]> = {
   'mocks/msw.ts': ['mocks/core/'],
   'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/'],
   // voice-kit/node exports the proxy too; nothing else of mocks/node/ uses it.
-  'mocks/node/index.ts': ['mocks/core/', 'mocks/config/', 'openapi/', 'proxy/'],
+  'mocks/node/index.ts': ['mocks/node/', 'mocks/core/', 'mocks/config/', 'openapi/', 'proxy/'],
   'conformance/types.ts': [],
   'conformance/checks/': ['openapi/'],
   'conformance/toolkit/': ['conformance/types.ts', 'conformance/checks/', 'openapi/'],
