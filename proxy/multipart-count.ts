@@ -26,6 +26,7 @@ export interface FormCount {
 const maxHeadBytes = 16 * 1024;
 const maxParts = 64;
 const crlfcrlf = Buffer.from('\r\n\r\n');
+const empty = Buffer.alloc(0);
 
 /** `name` and `filename` of a Content-Disposition header value. */
 function disposition(head: string): { name: string | undefined; filename: string | undefined } {
@@ -60,8 +61,21 @@ export class MultipartCounter {
 
   push(chunk: Uint8Array): void {
     if (this.state === 'done' || this.state === 'failed') return;
-    let buf = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    this.carry = Buffer.alloc(0);
+    let buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const carry = this.carry;
+    this.carry = empty;
+    const bodyLike = this.state === 'body' || this.state === 'preamble';
+    if (carry.length > 0 && bodyLike && buf.length >= this.delimiter.length - 1) {
+      // The carry is under one delimiter long: look for a delimiter that starts in it by joining it with
+      // the chunk's first bytes only, so that a file's chunks are never copied.
+      const seam = Buffer.concat([carry, buf.subarray(0, this.delimiter.length - 1)]);
+      const at = seam.indexOf(this.delimiter);
+      if (at >= 0 && at < carry.length) {
+        this.count(at);
+        buf = buf.subarray(at + this.delimiter.length - carry.length);
+        this.state = 'after-delimiter';
+      } else this.count(carry.length);
+    } else if (carry.length > 0) buf = Buffer.concat([carry, buf]);
     for (;;) {
       if (this.state === 'preamble' || this.state === 'body') {
         const at = buf.indexOf(this.delimiter);
@@ -126,6 +140,6 @@ export class MultipartCounter {
   private fail(why: string): void {
     this.state = 'failed';
     this.error = why;
-    this.carry = Buffer.alloc(0);
+    this.carry = empty;
   }
 }

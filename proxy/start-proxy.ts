@@ -7,6 +7,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { operations } from '../openapi/document-index.js';
 import { defaultJudgeOptions, type JudgeOptions } from './judge.js';
 import { endToEnd, upstreamHeaders } from './hop-by-hop.js';
@@ -44,6 +46,26 @@ export interface ProxyServer {
   report(): ProxyReport;
   /** Stops listening, cuts open connections, and writes the reports when `reportDir` was given. */
   close(): Promise<{ readonly report: ProxyReport; readonly files: readonly string[] }>;
+}
+
+/**
+ * Every socket read is a new 64 KiB buffer outside V8's heap; V8 frees them at its next scavenge, which
+ * the heap itself rarely asks for while bytes only pass through, so a 200 MB upload would grow the
+ * process by ~65–80 MB before V8's external-memory limit forced one. A scavenge (~1 ms) after every
+ * `sweepBytes` passed keeps that near `sweepBytes`. The collector is Node's own `gc`, reached with
+ * V8's documented `--expose-gc` flag at run time; without it (a flag refused) nothing changes but memory.
+ */
+const sweepBytes = 32 * 1024 * 1024;
+function youngCollector(): (() => void) | undefined {
+  try {
+    const existing = (globalThis as { gc?: (options?: object) => void }).gc;
+    if (existing) return () => existing({ type: 'minor' });
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as ((options?: object) => void) | undefined;
+    return gc ? () => gc({ type: 'minor' }) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The §2.1 envelope of the proxy's own 502, when the upstream cannot be reached. */
@@ -84,6 +106,14 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   let exchangeCount = 0;
   let upstreamErrors = 0;
   let nextId = 1;
+  const collect = youngCollector();
+  let passed = 0;
+  const swept = (bytes: number) => {
+    passed += bytes;
+    if (passed < sweepBytes) return;
+    passed = 0;
+    collect?.();
+  };
 
   const finish = (ex: ExchangeObserver, aborted: ExchangeRecord['aborted'] = null, error?: string) => {
     if (ex.ended) return; // a cut is seen from both sides: recorded once
@@ -152,6 +182,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       });
       upRes.on('data', (chunk: Buffer) => {
         ex.responseChunk(chunk);
+        swept(chunk.length);
         if (!res.write(chunk)) upRes.pause();
       });
       res.on('drain', () => upRes.resume());
@@ -182,6 +213,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
 
     req.on('data', (chunk: Buffer) => {
       ex.requestChunk(chunk);
+      swept(chunk.length);
       if (upReq.destroyed) return;
       if (!upReq.write(chunk)) req.pause();
     });
