@@ -94,7 +94,8 @@ function program(): CAC {
     .option('--port <port>', 'Port to listen on, 0 picks a free one', { default: '4020' })
     .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
     .option('--report-dir <dir>', 'Where the reports go when it stops', { default: 'reports/proxy' })
-    .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth');
+    .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
+    .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)');
   return cli;
 }
 

@@ -44,6 +44,7 @@ export async function proxyCommand(
       port,
       host,
       reportDir,
+      ...(typeof flags.har === 'string' && flags.har ? { har: flags.har } : {}),
       ...(pcmHeaders ? { pcmHeaders } : {}),
       onViolation: (v) => fail(`violation ${violationLine(v)}`),
     });

@@ -13,6 +13,7 @@ import { operations } from '../openapi/document-index.js';
 import { defaultJudgeOptions, type JudgeOptions } from './judge.js';
 import { endToEnd, upstreamHeaders } from './hop-by-hop.js';
 import { ExchangeObserver } from './exchange.js';
+import { HarRecorder } from './har.js';
 import { writeProxyReports } from './reports.js';
 import type { ExchangeRecord, ProxyReport, Violation } from './types.js';
 
@@ -31,6 +32,8 @@ export interface ProxyOptions {
   readonly jsonLimitBytes?: number;
   /** Exchanges kept for the report (default 10,000); counts and violations cover them all. */
   readonly maxExchanges?: number;
+  /** When given, the session is also recorded as HAR 1.2 in this file (bodies as side files beside it). */
+  readonly har?: string;
   /** Called as each violation is found. */
   readonly onViolation?: (violation: Violation, exchange: ExchangeRecord) => void;
   /** Called as each exchange ends. */
@@ -106,6 +109,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   let exchangeCount = 0;
   let upstreamErrors = 0;
   let nextId = 1;
+  const har = options.har ? new HarRecorder(options.har, upstream) : undefined;
+  const tapOf = new Map<ExchangeObserver, ReturnType<HarRecorder['begin']>>();
   const collect = youngCollector();
   let passed = 0;
   const swept = (bytes: number) => {
@@ -146,13 +151,18 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       record.violations++;
       options.onViolation?.(violation, record);
     }
+    tapOf.get(ex)?.end(record);
+    tapOf.delete(ex);
     options.onExchange?.(record);
   };
+
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const ex = new ExchangeObserver(nextId++, method, url, req.headers, observerOptions);
+    const tap = har?.begin(ex.record.id, method, url, req.rawHeaders, req.headers);
+    if (tap) tapOf.set(ex, tap);
     const headers = upstreamHeaders(req.headers, upstream.host);
     delete headers.expect; // this server already answered any 100-continue
     if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined)
@@ -174,6 +184,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       answered = true;
       const status = upRes.statusCode ?? 502;
       ex.responseHead(status, upRes.headers);
+      tap?.responseHead(status, upRes.statusMessage ?? '', upRes.rawHeaders, upRes.headers);
       res.writeHead(status, upRes.statusMessage, endToEnd(upRes.rawHeaders));
       // The head goes out with the first body chunk when that is in the same turn (one write for a
       // small answer), else on its own at once: a stream whose first chunk waits still shows its head.
@@ -182,6 +193,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       });
       upRes.on('data', (chunk: Buffer) => {
         ex.responseChunk(chunk);
+        tap?.responseChunk(chunk);
         swept(chunk.length);
         if (!res.write(chunk)) upRes.pause();
       });
@@ -213,6 +225,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
 
     req.on('data', (chunk: Buffer) => {
       ex.requestChunk(chunk);
+      tap?.requestChunk(chunk);
       swept(chunk.length);
       if (upReq.destroyed) return;
       if (!upReq.write(chunk)) req.pause();
@@ -284,6 +297,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         agent.destroy();
         const final = report();
         const files = options.reportDir ? await writeProxyReports(final, options.reportDir) : [];
+        if (har) files.push(await har.close());
         return { report: final, files };
       })();
       return closing;

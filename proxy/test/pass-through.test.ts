@@ -149,6 +149,38 @@ describe('the proxy in front of the kit’s mock', () => {
   });
 });
 
+describe('the HAR of a session', () => {
+  it('holds every exchange; audio and uploads are side files with the very bytes, JSON is inline', async () => {
+    const file = join(reportDir, 'session.har');
+    const p = await startProxy({ upstream: mock.url, port: 0, har: file });
+    const wavRes = await fetch(`${p.url}/v1/text-to-speech`, synth('wav'));
+    const wavBytes = new Uint8Array(await wavRes.arrayBuffer());
+    const form = new FormData();
+    form.set('scene', 'audio');
+    form.set('file', new Blob([new Uint8Array(40_000).fill(9)]), 'a.wav');
+    await (await fetch(`${p.url}/v1/files/upload`, { method: 'POST', headers: { 'X-API-Key': 'mock-key' }, body: form })).arrayBuffer();
+    const list = await (await fetch(`${p.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } })).text();
+    const { files } = await p.close();
+    expect(files).toEqual([file]);
+    const har = JSON.parse(await readFile(file, 'utf8')) as {
+      log: { version: string; entries: { request: { method: string; url: string; postData?: { _file?: string; size: number } }; response: { status: number; content: { text?: string; _file?: string; size: number; mimeType: string } }; _exchange: number }[] };
+    };
+    expect(har.log.version).toBe('1.2');
+    const [synthesis, upload, listing] = har.log.entries;
+    expect(har.log.entries.map((e) => [e.request.method, new URL(e.request.url).pathname, e.response.status, e._exchange])).toEqual([
+      ['POST', '/v1/text-to-speech', 200, 1],
+      ['POST', '/v1/files/upload', 200, 2],
+      ['GET', '/v1/voice/list', 200, 3],
+    ]);
+    expect(synthesis?.response.content).toMatchObject({ mimeType: 'audio/wav', size: wavBytes.length, _file: 'session.har.bodies/1-response.wav' });
+    expect(synthesis?.response.content.text).toBeUndefined();
+    await expect.poll(async () => sha(await readFile(join(reportDir, synthesis?.response.content._file ?? '')))).toBe(sha(wavBytes));
+    expect(upload?.request.postData?._file).toBe('session.har.bodies/2-request.multipart');
+    expect(upload?.request.postData?.size).toBeGreaterThan(40_000);
+    expect(listing?.response.content.text).toBe(list);
+  });
+});
+
 describe('the proxy as a pipe', () => {
   it('drops hop-by-hop headers, keeps the rest (repeated ones too), and sends the upstream its own Host', async () => {
     let seenHost: string | undefined;
