@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../mocks/node/index.js';
+import { type MockServer, startMockServer, startProxy as startFromNode } from '../../mocks/node/index.js';
 import { type ProxyServer, startProxy } from '../index.js';
 import type { ProxyReport } from '../types.js';
 import { upstream, wav } from './upstreams.js';
@@ -132,7 +132,8 @@ describe('the proxy in front of the kit’s mock', () => {
   });
 
   it('writes proxy.json, proxy.junit.xml and proxy.md when it stops', async () => {
-    const other = await startProxy({ upstream: mock.url, port: 0, reportDir });
+    // As a user starts it: from voice-kit/node.
+    const other = await startFromNode({ upstream: mock.url, port: 0, reportDir });
     const res = await fetch(`${other.url}/v1/voice/list?page_size=3`, { headers: { 'X-API-Key': 'mock-key' } });
     await res.arrayBuffer();
     const { report, files } = await other.close();
