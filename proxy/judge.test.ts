@@ -37,6 +37,20 @@ describe('judge', () => {
     expect(rulesOf(facts({ operationId: 'uploadFile', status: 429, responseJson: ok(null) }))).toContain('envelope.shape');
   });
 
+  it('holds voice creation to the one pair §4.2 states: 10001 comes with 400', () => {
+    const save = (status: number, code: number) =>
+      facts({
+        operationId: 'saveVoice',
+        status,
+        responseJson: { kind: 'json', value: { error_code: code, error_message: 'no', succeed: false, data: null } },
+      });
+    expect(rulesOf(save(400, 10001))).toEqual([]);
+    expect(rulesOf(save(409, 10018))).toEqual([]);
+    expect(judge(save(409, 10001)).map((f) => f.seen)).toEqual([
+      'error_code 10001 comes with HTTP 409; §4.2 rule 1 pairs it with 400',
+    ]);
+  });
+
   it('judges audio: the requested format (should), the lump only past its thresholds', () => {
     const audio = { kind: 'wav', bytes: 96044, seconds: 2, problems: [] } as const;
     const synth = {

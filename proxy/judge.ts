@@ -175,6 +175,9 @@ function judgeJson(facts: ExchangeFacts, add: (rule: Rule, seen: string) => void
   const code = json.error_code;
   const pairing = pairingProblems(op, status, code);
   for (const p of pairing) add(rules.errorCode, p);
+  // §4.2 rule 1 states one voice-creation pair: a voice ID over 30 characters is HTTP 400 with 10001.
+  if (op === 'saveVoice' && code === errors.voiceIdTooLong.code && status !== errors.voiceIdTooLong.status)
+    add(rules.errorCode, `error_code ${code} comes with HTTP ${status}; §4.2 rule 1 pairs it with ${errors.voiceIdTooLong.status}`);
   if (pairing.length === 0 && status === errors.missingApiKey.status && typeof code === 'number' && code !== errors.missingApiKey.code)
     add(rules.errorCode, `HTTP 401 carries error_code ${code}; §5.5 pairs it with ${errors.missingApiKey.code}`);
   for (const p of schemaProblems(op, status, json).problems) add(rules.schema, `${p.pointer || '/'} ${p.message}`);

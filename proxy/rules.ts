@@ -40,7 +40,7 @@ export const rules = {
   errorCode: {
     id: 'error-code.for-status',
     severity: 'must',
-    section: '§5.5, §7.1',
+    section: '§4.2, §5.5, §7.1',
     title: 'the error_code is the one the spec pairs with the status',
   },
   missingKey: {
