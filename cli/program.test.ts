@@ -28,7 +28,7 @@ describe('the voice-kit command line: one cac parser for both commands, read str
     [['mock', 'now'], /^unexpected argument "now"$/],
     [['conformance', '--allow-billable', 'false'], /^unexpected argument "false"$/],
     [['conformance', '--list', '--', 'x'], /^arguments after "--" are not read: "x"$/],
-    [['serve'], /^unknown command "serve"; commands: mock, conformance$/],
+    [['serve'], /^unknown command "serve"; commands: mock, conformance, proxy$/],
     [['--port', '1'], /^unknown flag --port; known flags: --help$/],
   ])('%j → %s', (argv, problem) => {
     const { problems } = readCommandLine(argv);

@@ -100,6 +100,14 @@ function program(): CAC {
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--report-dir <dir>', 'Where the reports go (default reports/conformance)')
     .option('--list', 'Print every case id with its section and severity, then exit');
+  cli
+    .command('proxy', 'Pass traffic to a deployment and check every exchange against the contract')
+    .option('--upstream <url>', 'The deployment to pass traffic to (required)')
+    .option('--port <port>', 'Port to listen on, 0 picks a free one', { default: '4020' })
+    .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
+    .option('--report-dir <dir>', 'Where the reports go when it stops', { default: 'reports/proxy' })
+    .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
+    .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)');
   return cli;
 }
 
@@ -201,6 +209,16 @@ const notes: Record<string, { readonly intro: readonly string[]; readonly outro:
   mock: {
     intro: ['Runs the stateful mock of the voice service until Ctrl-C (npm start -- [flags]).'],
     outro: [],
+  },
+  proxy: {
+    intro: [
+      'Passes every request to --upstream and its answer back, byte for byte, and checks each exchange',
+      'against the contract (npm run proxy -- [flags]). Runs until Ctrl-C or SIGTERM, then writes',
+      'proxy.json, proxy.junit.xml and proxy.md into --report-dir. See docs/proxy.md.',
+    ],
+    outro: [
+      'Exit codes: 0 no must-rule violated; 1 a must-rule violated (or it could not start); 2 usage error.',
+    ],
   },
   conformance: {
     intro: [

@@ -155,6 +155,11 @@ export async function main(
     const { conformanceCommand } = await import('./conformance.js');
     return conformanceCommand(line, env, fail, write);
   }
+  if (line.command?.name === 'proxy') {
+    if (line.problems.length > 0) return usage(fail, line.problems, 'proxy');
+    const { proxyCommand } = await import('./proxy.js');
+    return proxyCommand(line.options, write, fail);
+  }
   if (line.problems.length > 0 || !line.command) return usage(fail, line.problems, line.command?.name);
   return runMock(line.options as unknown as MockFlags, env, write, fail);
 }

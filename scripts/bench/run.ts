@@ -5,6 +5,7 @@ import { completeMemory } from './complete.js';
 import { analysisSpeed, synthesisSpeed } from './engine.js';
 import { concurrency, listThroughput, startup, streamLatency, uploads } from './http-bench.js';
 import { persistCost } from './persist.js';
+import { proxyBench } from './proxy.js';
 import { cpuTimes, stealPercent } from './steal.js';
 
 /**
@@ -17,7 +18,7 @@ cli.option('--json <file>', 'also write the results as JSON');
 cli.option('--smoke', 'tiny durations: checks that every section runs, judges nothing');
 cli.option(
   '--only <sections>',
-  'comma-separated: startup,list,stream,complete,synthesis,analysis,upload,concurrency,persist',
+  'comma-separated: startup,list,stream,complete,synthesis,analysis,upload,concurrency,proxy,persist',
 );
 cli.option('--rounds <n>', 'interleaved rounds of the list section (each server once per round)', {
   default: 2,
@@ -276,6 +277,39 @@ if (want('persist')) {
     met: synthesis >= 0.9,
   });
   stolen('persist');
+}
+
+if (want('proxy')) {
+  sectionStart = cpuTimes();
+  const p = await proxyBench(smoke ? 20 : 3000, smoke ? 1 : 3, smoke ? 8 * 2 ** 20 : 200 * 1e6);
+  results.proxy = p;
+  log('\n## Proxy (GET /v1/voice/list, one keep-alive connection, sequential; mock upstream)');
+  log('path              requests  p50 ms  p95 ms  added p50  added p95');
+  for (const r of p.latency)
+    log(
+      `${r.path.padEnd(18)}${String(r.requests).padEnd(10)}${fmt(r.p50Ms, 3).padEnd(8)}${fmt(r.p95Ms, 3).padEnd(8)}${fmt(r.addedP50Ms, 3).padEnd(11)}${fmt(r.addedP95Ms, 3)}`,
+    );
+  for (const s of p.paced)
+    log(`paced PCM stream, ${s.path}: first byte ${fmt(s.firstByteMs)} ms, end ${fmt(s.totalMs, 0)} ms`);
+  log(
+    `upload of ${fmt(p.upload.bytes / 1e6, 0)} MB through the proxy: HTTP ${p.upload.status} in ${fmt(p.upload.ms, 0)} ms; proxy RSS ${fmt(p.upload.rssBeforeMiB)} MiB before, peak growth ${fmt(p.upload.peakGrowthMB)} MB`,
+  );
+  log(`voice-kit proxy exit code after the section: ${p.exitCode} (0: no violation over the mock's traffic)`);
+  const ours = p.latency.find((r) => r.path === 'voice-kit proxy');
+  const prism = p.latency.find((r) => r.path === 'prism proxy');
+  if (ours) {
+    targets.push({
+      target: 'proxy: added latency p50 ≤ 1 ms',
+      value: `${fmt(ours.addedP50Ms, 3)} ms (p95 ${fmt(ours.addedP95Ms, 3)} ms; prism proxy adds ${fmt(prism?.addedP50Ms ?? Number.NaN, 3)} ms)`,
+      met: ours.addedP50Ms <= 1,
+    });
+  }
+  targets.push({
+    target: `proxy: RSS growth ≤ 64 MB during a ${fmt(p.upload.bytes / 1e6, 0)} MB upload`,
+    value: `+${fmt(p.upload.peakGrowthMB)} MB (HTTP ${p.upload.status})`,
+    met: p.upload.status === 200 && p.upload.peakGrowthMB <= 64,
+  });
+  stolen('proxy');
 }
 
 results.targets = targets;

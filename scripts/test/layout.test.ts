@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { circles, type SourceFile, sourceFiles, under } from '../import-graph.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const files = sourceFiles(root, ['openapi', 'mocks', 'conformance', 'fixtures', 'cli', 'scripts']);
+const files = sourceFiles(root, ['openapi', 'mocks', 'conformance', 'fixtures', 'cli', 'proxy', 'scripts']);
 const isTest = (file: SourceFile) => file.path.endsWith('.test.ts') || file.path.split('/').includes('test');
 
 /** What each folder may import of the repository, besides itself; the most specific rule wins. */
@@ -26,6 +26,8 @@ const mayImport: Record<string, readonly string[]> = {
   'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/'],
   // The page at /__mock/: browser code that reads the control API's JSON like any script.
   'mocks/dashboard/': [],
+  // voice-kit/node exports the proxy too; nothing else of mocks/node/ uses it.
+  'mocks/node/index.ts': ['mocks/node/', 'mocks/core/', 'mocks/config/', 'openapi/', 'proxy/'],
   'conformance/types.ts': [],
   'conformance/checks/': ['openapi/'],
   'conformance/toolkit/': ['conformance/types.ts', 'conformance/checks/', 'openapi/'],
@@ -41,8 +43,16 @@ const mayImport: Record<string, readonly string[]> = {
   ],
   'conformance/index.ts': ['conformance/', 'openapi/'],
   'fixtures/': ['mocks/audio/', 'openapi/'],
-  'cli/': ['conformance/', 'mocks/'],
-  'scripts/': ['openapi/', 'mocks/', 'conformance/', 'fixtures/', 'cli/'],
+  'cli/': ['conformance/', 'mocks/', 'proxy/'],
+  'proxy/': [
+    'openapi/',
+    'mocks/audio/containers/',
+    'conformance/checks/envelope.ts',
+    'conformance/checks/schema.ts',
+    'conformance/checks/documented-pairs.ts',
+    'conformance/reporters/junit.ts',
+  ],
+  'scripts/': ['openapi/', 'mocks/', 'conformance/', 'fixtures/', 'cli/', 'proxy/'],
 };
 
 /** What `voice-kit` and `voice-kit/msw` load: web platform only (mocks/core/tsconfig.json checks the types). */

@@ -1,0 +1,82 @@
+/**
+ * `voice-kit proxy`: starts the validating proxy, prints each violation as it happens, and on SIGINT or
+ * SIGTERM writes the reports, prints a summary and resolves with the exit code (1 when a must-rule was
+ * violated). Loaded only for this command.
+ */
+import { type ProxyOptions, startProxy, violationLine } from '../proxy/index.js';
+import { usage } from './program.js';
+
+type Write = (line: string) => void;
+
+/** Runs until SIGINT/SIGTERM; resolves with the exit code. */
+export async function proxyCommand(
+  flags: Readonly<Record<string, unknown>>,
+  write: Write,
+  fail: Write,
+): Promise<number> {
+  const problems: string[] = [];
+  const upstream = typeof flags.upstream === 'string' ? flags.upstream : '';
+  if (!upstream) problems.push('--upstream is required: the URL of the deployment to pass traffic to');
+  else if (!URL.canParse(upstream) || !/^https?:$/.test(new URL(upstream).protocol))
+    problems.push(`--upstream: expected an http:// or https:// URL, got ${JSON.stringify(upstream)}`);
+  const port = Number(flags.port ?? 4020);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535 || String(flags.port ?? '4020').trim() === '')
+    problems.push(`--port: expected an integer from 0 to 65535, got "${flags.port}"`);
+  let pcmHeaders: ProxyOptions['pcmHeaders'];
+  if (flags.pcmHeaders !== undefined) {
+    const names = String(flags.pcmHeaders)
+      .split(',')
+      .map((s) => s.trim());
+    const [sampleRate, channels, bitDepth] = names;
+    if (names.length !== 3 || !sampleRate || !channels || !bitDepth)
+      problems.push(
+        `--pcm-headers: expected exactly three header names, got ${JSON.stringify(flags.pcmHeaders)}`,
+      );
+    else pcmHeaders = { sampleRate, channels, bitDepth };
+  }
+  if (problems.length > 0) return usage(fail, problems, 'proxy');
+  const host = String(flags.host ?? '127.0.0.1');
+  const reportDir = String(flags.reportDir ?? 'reports/proxy');
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  try {
+    proxy = await startProxy({
+      upstream,
+      port,
+      host,
+      reportDir,
+      ...(typeof flags.har === 'string' && flags.har ? { har: flags.har } : {}),
+      ...(pcmHeaders ? { pcmHeaders } : {}),
+      onViolation: (v) => fail(`violation ${violationLine(v)}`),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    fail(
+      code === 'EADDRINUSE'
+        ? `voice-kit proxy: port ${port} on ${host} is in use; pick another with --port N`
+        : `voice-kit proxy: cannot start: ${(error as Error).message}`,
+    );
+    return 1;
+  }
+  const stopped = new Promise<number>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void proxy.close().then(({ report, files }) => {
+        const c = report.counts;
+        write(
+          `voice-kit proxy: ${c.exchanges} exchanges, ${c.violations} violations (${c.must} must, ${c.should} should), ${c.upstreamErrors} upstream errors: ${report.ok ? 'PASS' : 'FAIL'}`,
+        );
+        const byRule = new Map<string, number>();
+        for (const v of report.violations)
+          byRule.set(`${v.severity} ${v.rule}`, (byRule.get(`${v.severity} ${v.rule}`) ?? 0) + 1);
+        for (const [rule, n] of byRule) write(`  ${n} × ${rule}`);
+        write(`reports: ${files.join(', ')}`);
+        resolve(report.ok ? 0 : 1);
+      });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  write(`voice-kit proxy listening on ${proxy.url}, passing to ${proxy.upstream} (reports: ${reportDir})`);
+  return stopped;
+}

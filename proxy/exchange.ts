@@ -1,0 +1,216 @@
+/**
+ * One exchange as it passes: fed each chunk of the request and of the answer in the turn it passes
+ * (never holding one back), it keeps only what the rules need, bounded: JSON bodies up to a cap, the
+ * audio watch's few bytes, the multipart counter's carry, three timestamps and a chunk count.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { type OperationId, upload } from '../openapi/contract.js';
+import { matchRoute, validateJsonBody, validateQuery } from '../openapi/validate.js';
+import { AudioWatch } from './audio-watch.js';
+import { audioKindOf, type ExchangeFacts, type Finding, type JudgeOptions, judge, type KeptBody, pcmLayoutOf } from './judge.js';
+import { MultipartCounter } from './multipart-count.js';
+import type { ExchangeRecord } from './types.js';
+
+/** Keeps a JSON body up to `limit` bytes; beyond it only counts. */
+class JsonKeeper {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+  constructor(private readonly limit: number) {}
+  push(chunk: Buffer): void {
+    this.bytes += chunk.length;
+    if (this.bytes <= this.limit) this.chunks.push(chunk);
+    else this.chunks = [];
+  }
+  finish(): KeptBody {
+    if (this.bytes > this.limit) return { kind: 'too-large', bytes: this.bytes };
+    if (this.bytes === 0) return { kind: 'none' };
+    const text = Buffer.concat(this.chunks, this.bytes).toString('utf8');
+    this.chunks = [];
+    try {
+      return { kind: 'json', value: JSON.parse(text) };
+    } catch (error) {
+      return { kind: 'not-json', error: (error as Error).message };
+    }
+  }
+}
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+const isJson = (ct: string | undefined) => /^application\/([\w.+-]*\+)?json\b/i.test((ct ?? '').trim());
+const boundaryOf = (ct: string) => /;\s*boundary=(?:"([^"]{1,70})"|([^;\s]{1,70}))/i.exec(ct)?.slice(1).find(Boolean);
+
+export interface ObserverOptions {
+  readonly jsonLimitBytes: number;
+  readonly judge: JudgeOptions;
+}
+
+/**
+ * The observer of one exchange.
+ *
+ * @example
+ * const ex = new ExchangeObserver(1, req.method, req.url, req.headers, options);
+ * req.on('data', (c) => ex.requestChunk(c));
+ */
+export class ExchangeObserver {
+  readonly record: ExchangeRecord;
+  private readonly operationId: OperationId | undefined;
+  private readonly query: Record<string, string>;
+  private readonly started = performance.now();
+  private requestEndAt: number | undefined;
+  private firstByteAt: number | undefined;
+  private lastByteAt: number | undefined;
+  private requestJson: JsonKeeper | undefined;
+  private form: MultipartCounter | undefined;
+  private responseJson: JsonKeeper | undefined;
+  private audio: AudioWatch | undefined;
+  private responseHeaders: IncomingHttpHeaders = {};
+  private done = false;
+
+  /** Whether `end` was called. */
+  get ended(): boolean {
+    return this.done;
+  }
+
+  constructor(
+    id: number,
+    method: string,
+    url: string,
+    private readonly requestHeaders: IncomingHttpHeaders,
+    private readonly options: ObserverOptions,
+  ) {
+    const parsed = new URL(url, 'http://proxy.invalid');
+    this.query = Object.fromEntries(parsed.searchParams);
+    const route = matchRoute(method, parsed.pathname);
+    this.operationId = route.kind === 'match' ? route.operationId : undefined;
+    this.record = {
+      id,
+      startedAt: new Date().toISOString(),
+      method,
+      path: url,
+      operationId: this.operationId ?? null,
+      status: null,
+      contentType: null,
+      requestBytes: 0,
+      responseBytes: 0,
+      chunks: 0,
+      ttfbMs: null,
+      durationMs: null,
+      audioSeconds: null,
+      aborted: null,
+      upstreamError: null,
+      requestProblems: [],
+      notes: [],
+      violations: 0,
+    };
+    if (!this.operationId) {
+      this.record.notes.push(
+        route.kind === 'method-not-allowed'
+          ? `${method} is not an operation of ${parsed.pathname} (allowed: ${route.allowed.join(', ')}): not judged`
+          : `${parsed.pathname} is no path of the contract: not judged`,
+      );
+      return;
+    }
+    const op = this.operationId;
+    for (const f of validateQuery(op, this.query)) this.record.requestProblems.push(`query ${f.pointer || '/'} ${f.message}`);
+    const ct = first(requestHeaders['content-type']) ?? '';
+    if (op === 'uploadFile') {
+      const boundary = /^multipart\/form-data\b/i.test(ct) ? boundaryOf(ct) : undefined;
+      if (boundary) this.form = new MultipartCounter(boundary);
+      else this.record.requestProblems.push(`Content-Type ${JSON.stringify(ct)} is not multipart/form-data with a boundary (§4.1)`);
+    } else if (op === 'saveVoice' || op === 'synthesizeSpeech' || op === 'streamSpeech') {
+      if (isJson(ct)) this.requestJson = new JsonKeeper(options.jsonLimitBytes);
+      else this.record.requestProblems.push(`Content-Type ${JSON.stringify(ct)} is not application/json (§4.2, §4.5)`);
+    }
+    const key = first(requestHeaders['x-api-key']);
+    if (!key?.trim()) this.record.requestProblems.push('no X-API-Key header (§5.1)');
+  }
+
+  requestChunk(chunk: Buffer): void {
+    this.record.requestBytes += chunk.length;
+    this.requestJson?.push(chunk);
+    this.form?.push(chunk);
+  }
+
+  requestEnd(): void {
+    this.requestEndAt = performance.now();
+  }
+
+  responseHead(status: number, headers: IncomingHttpHeaders): void {
+    this.record.status = status;
+    this.responseHeaders = headers;
+    const ct = first(headers['content-type']);
+    this.record.contentType = ct ?? null;
+    if (!this.operationId) return;
+    const kind = audioKindOf(ct);
+    if (kind && status >= 200 && status < 300) {
+      const pcm = kind === 'pcm' ? pcmLayoutOf(headers, this.options.judge.pcmHeaders).layout : undefined;
+      this.audio = new AudioWatch(kind, { streamed: this.operationId === 'streamSpeech', pcm });
+    } else this.responseJson = new JsonKeeper(this.options.jsonLimitBytes);
+  }
+
+  responseChunk(chunk: Buffer): void {
+    const now = performance.now();
+    this.firstByteAt ??= now;
+    this.lastByteAt = now;
+    this.record.chunks++;
+    this.record.responseBytes += chunk.length;
+    this.audio?.push(chunk);
+    this.responseJson?.push(chunk);
+  }
+
+  /** The exchange ended (`aborted` names who cut it): the findings of a complete one, else none. */
+  end(aborted: ExchangeRecord['aborted'] = null, error?: string): Finding[] {
+    if (this.done) return [];
+    this.done = true;
+    const now = performance.now();
+    const record = this.record;
+    record.durationMs = round(now - this.started);
+    const requestEnd = this.requestEndAt ?? this.started;
+    if (this.firstByteAt !== undefined) record.ttfbMs = round(this.firstByteAt - requestEnd);
+    record.aborted = aborted;
+    if (error) record.upstreamError = error;
+    // An answer that came before the request's end (an early 413) leaves the request unjudged.
+    const early = this.requestEndAt === undefined;
+    if (early && (this.requestJson || this.form)) record.notes.push('answered before the request ended: its body was not checked');
+    const requestJson = early ? ({ kind: 'none' } as const) : (this.requestJson?.finish() ?? { kind: 'none' });
+    const form = early ? undefined : this.form?.result();
+    if (form?.error) record.requestProblems.push(`the multipart form does not parse: ${form.error}`);
+    if (form && !form.error) {
+      const files = form.parts.filter((p) => p.name === upload.fileField);
+      if (files.length !== 1) record.requestProblems.push(`${files.length} parts named "file"; §4.1 asks for one`);
+    }
+    if (requestJson.kind === 'json' && this.operationId && this.operationId !== 'uploadFile')
+      for (const f of validateJsonBody(this.operationId, requestJson.value))
+        record.requestProblems.push(`body ${f.pointer || '/'} ${f.message}`);
+    if (requestJson.kind === 'not-json') record.requestProblems.push(`the body is not JSON: ${requestJson.error}`);
+    if (requestJson.kind === 'too-large') record.notes.push(`the request body (${requestJson.bytes} bytes) is over the JSON cap: not validated`);
+    if (!this.operationId || aborted || record.status === null) {
+      if (aborted && this.operationId) record.notes.push(`cut by the ${aborted}: the answer was not judged`);
+      return [];
+    }
+    const responseJson = this.responseJson?.finish() ?? { kind: 'none' };
+    if (responseJson.kind === 'too-large')
+      record.notes.push(`the JSON answer (${responseJson.bytes} bytes) is over the cap of ${this.options.jsonLimitBytes} bytes: not validated`);
+    const audio = this.audio?.finish();
+    if (audio?.seconds !== undefined) record.audioSeconds = Math.round(audio.seconds * 1000) / 1000;
+    const facts: ExchangeFacts = {
+      operationId: this.operationId,
+      query: this.query,
+      requestHeaders: this.requestHeaders,
+      requestJson,
+      form,
+      status: record.status,
+      responseHeaders: this.responseHeaders,
+      responseJson,
+      audio,
+      timing: {
+        waitMs: this.firstByteAt === undefined ? 0 : this.firstByteAt - requestEnd,
+        spanMs: this.firstByteAt === undefined ? 0 : (this.lastByteAt ?? this.firstByteAt) - this.firstByteAt,
+        chunks: record.chunks,
+      },
+    };
+    return judge(facts, this.options.judge);
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;

@@ -1,0 +1,182 @@
+/**
+ * An optional HAR 1.2 record of the session (`--har FILE`). Bodies are never held: a JSON or text body
+ * up to 16 KiB is inlined, any other body (audio, uploads, larger text) streams to a side file in
+ * `FILE.bodies/` that its entry names (`content._file`, `postData._file`). Entries stream to a
+ * temporary file as exchanges end and become the HAR when the proxy stops, so memory stays bounded
+ * whatever the length of the session. A side file whose disk falls behind by more than 16 MiB stops
+ * being written (`_truncated: true`) rather than buffering.
+ */
+import { createReadStream, createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
+import { basename, dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { ExchangeRecord } from './types.js';
+
+const inlineLimit = 16 * 1024;
+const lagLimit = 16 * 1024 * 1024;
+
+type Header = { name: string; value: string };
+const headerList = (raw: readonly string[]): Header[] => {
+  const out: Header[] = [];
+  for (let i = 0; i < raw.length; i += 2) out.push({ name: raw[i] ?? '', value: raw[i + 1] ?? '' });
+  return out;
+};
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
+const isText = (type: string) => /^(application\/([\w.+-]*\+)?json|text\/)/i.test(type.trim());
+
+const extensionOf = (type: string) => {
+  const mime = type.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (/wav|wave/.test(mime)) return 'wav';
+  if (/mpeg|mp3/.test(mime)) return 'mp3';
+  if (/pcm|l16|raw/.test(mime)) return 'pcm';
+  if (/multipart/.test(mime)) return 'multipart';
+  if (/json/.test(mime)) return 'json';
+  return 'bin';
+};
+
+/** One body: inline while small text, else a side file. */
+class BodyTap {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private file: WriteStream | undefined;
+  private truncated = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly name: string,
+    private readonly type: string,
+  ) {}
+
+  push(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (!this.file && isText(this.type) && this.size <= inlineLimit) {
+      this.chunks.push(chunk);
+      return;
+    }
+    if (!this.file) {
+      this.file = createWriteStream(join(this.dir, this.name));
+      this.file.on('error', () => {
+        this.truncated = true;
+      });
+      for (const held of this.chunks) this.file.write(held);
+      this.chunks = [];
+    }
+    if (this.truncated || this.file.writableLength > lagLimit) this.truncated = true;
+    else this.file.write(chunk);
+  }
+
+  /** The HAR fields of the body. */
+  finish(): { size: number; mimeType: string; text?: string; _file?: string; _truncated?: boolean } {
+    const base = { size: this.size, mimeType: this.type };
+    if (!this.file) return this.size === 0 ? base : { ...base, text: Buffer.concat(this.chunks).toString('utf8') };
+    this.file.end();
+    return { ...base, _file: `${basename(this.dir)}/${this.name}`, ...(this.truncated ? { _truncated: true } : {}) };
+  }
+}
+
+/** What the proxy tells the recorder about one exchange. */
+export interface HarEntryTap {
+  requestChunk(chunk: Buffer): void;
+  responseHead(status: number, statusText: string, rawHeaders: readonly string[], headers: IncomingHttpHeaders): void;
+  responseChunk(chunk: Buffer): void;
+  end(record: ExchangeRecord): void;
+}
+
+/**
+ * Records the session as HAR into `file`.
+ *
+ * @example
+ * const har = new HarRecorder('reports/proxy/proxy.har', 'https://staging.example');
+ * // per exchange: har.begin(req.method, url, req.rawHeaders, req.headers) …; at the end:
+ * await har.close();
+ */
+export class HarRecorder {
+  private readonly dir: string;
+  private readonly entriesFile: string;
+  private readonly entries: WriteStream;
+
+  constructor(
+    private readonly file: string,
+    private readonly upstream: URL,
+  ) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.dir = `${file}.bodies`;
+    mkdirSync(this.dir, { recursive: true });
+    this.entriesFile = `${file}.entries.tmp`;
+    this.entries = createWriteStream(this.entriesFile);
+  }
+
+  begin(id: number, method: string, url: string, rawHeaders: readonly string[], headers: IncomingHttpHeaders): HarEntryTap {
+    const started = new Date();
+    const t0 = performance.now();
+    let waitMs = 0;
+    const target = new URL(this.upstream.pathname.replace(/\/+$/, '') + url, this.upstream);
+    const requestBody = new BodyTap(this.dir, `${id}-request.${extensionOf(first(headers['content-type']))}`, first(headers['content-type']));
+    let response: { status: number; statusText: string; headers: Header[]; body: BodyTap } | undefined;
+    return {
+      requestChunk: (chunk) => requestBody.push(chunk),
+      responseHead: (status, statusText, raw, responseHeaders) => {
+        waitMs = performance.now() - t0;
+        const type = first(responseHeaders['content-type']);
+        response = { status, statusText, headers: headerList(raw), body: new BodyTap(this.dir, `${id}-response.${extensionOf(type)}`, type) };
+      },
+      responseChunk: (chunk) => response?.body.push(chunk),
+      end: (record) => {
+        const total = performance.now() - t0;
+        const post = requestBody.finish();
+        const content = response?.body.finish() ?? { size: 0, mimeType: '' };
+        const entry = {
+          startedDateTime: started.toISOString(),
+          time: total,
+          request: {
+            method,
+            url: target.href,
+            httpVersion: 'HTTP/1.1',
+            cookies: [],
+            headers: headerList(rawHeaders),
+            queryString: [...target.searchParams].map(([name, value]) => ({ name, value })),
+            ...(post.size > 0 ? { postData: post } : {}),
+            headersSize: -1,
+            bodySize: record.requestBytes,
+          },
+          response: {
+            status: response?.status ?? 0,
+            statusText: response?.statusText ?? '',
+            httpVersion: 'HTTP/1.1',
+            cookies: [],
+            headers: response?.headers ?? [],
+            content,
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: record.responseBytes,
+          },
+          cache: {},
+          timings: { send: 0, wait: waitMs, receive: Math.max(0, total - waitMs) },
+          _exchange: record.id,
+          _operationId: record.operationId,
+          _violations: record.violations,
+          ...(record.aborted ? { _aborted: record.aborted } : {}),
+        };
+        this.entries.write(`${JSON.stringify(entry)}\n`);
+      },
+    };
+  }
+
+  /** Writes the HAR file from the entries recorded, one line at a time; resolves with its path. */
+  async close(): Promise<string> {
+    await new Promise<void>((resolve) => this.entries.end(resolve));
+    const out = createWriteStream(this.file);
+    const write = (text: string) => (out.write(text) ? undefined : new Promise<void>((r) => out.once('drain', r)));
+    await write(`{"log":{"version":"1.2","creator":{"name":"voice-kit proxy","version":"1"},"entries":[\n`);
+    let firstLine = true;
+    for await (const line of createInterface({ input: createReadStream(this.entriesFile), crlfDelay: Number.POSITIVE_INFINITY })) {
+      if (!line) continue;
+      await write(`${firstLine ? '' : ',\n'}${line}`);
+      firstLine = false;
+    }
+    await write('\n]}}\n');
+    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    rmSync(this.entriesFile, { force: true });
+    return this.file;
+  }
+}

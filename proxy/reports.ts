@@ -1,0 +1,112 @@
+/**
+ * A session's reports, as the conformance suite writes its own: proxy.json (exchanges and violations),
+ * proxy.junit.xml (one testcase per rule: a must violation fails it, should ones are printed) and
+ * proxy.md (verdict, violations, exchanges). The XML escaping is the conformance reporter's.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { xmlEscape } from '../conformance/reporters/junit.js';
+import { rules } from './rules.js';
+import type { ProxyReport, Violation } from './types.js';
+
+/** One line per violation: `[must] error-code.for-status §7.1 POST /v1/files/upload (exchange 12): seen`. */
+export function violationLine(v: Violation): string {
+  return `[${v.severity}] ${v.rule} ${v.section} ${v.operation} (${v.operationId}, exchange ${v.exchange}): ${v.seen}`;
+}
+
+/** The session as JUnit XML: one testsuite, one testcase per rule of rules.ts. */
+export function proxyJunit(report: ProxyReport): string {
+  const cases = Object.values(rules).map((rule) => {
+    const mine = report.violations.filter((v) => v.rule === rule.id);
+    const lines = mine.map(violationLine).join('\n');
+    const body =
+      mine.length === 0
+        ? ''
+        : rule.severity === 'must'
+          ? `\n      <failure message="${xmlEscape(`${mine.length} violation(s): ${mine[0]?.seen ?? ''}`)}" type="must">${xmlEscape(lines)}</failure>\n    `
+          : `\n      <system-out>${xmlEscape(`WARN (should): ${lines}`)}</system-out>\n    `;
+    return `    <testcase classname="proxy.${xmlEscape(rule.section)}" name="${xmlEscape(`${rule.id}: ${rule.title}`)}" time="0">${body}</testcase>`;
+  });
+  const failures = Object.values(rules).filter(
+    (rule) => rule.severity === 'must' && report.violations.some((v) => v.rule === rule.id),
+  ).length;
+  const time = (report.durationMs / 1000).toFixed(3);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="voice-kit proxy" tests="${cases.length}" failures="${failures}" errors="0" skipped="0" time="${time}">`,
+    `  <testsuite name="${xmlEscape(`proxy of ${report.upstream}`)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0" time="${time}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+
+/** The session as Markdown. */
+export function proxyMarkdown(report: ProxyReport): string {
+  const c = report.counts;
+  const lines = [
+    '# voice-kit proxy report',
+    '',
+    `- Upstream: ${report.upstream}`,
+    `- Verdict: ${report.ok ? '**PASS**: no must-rule was violated' : '**FAIL**: at least one must-rule was violated'}`,
+    `- Exchanges: ${c.exchanges}; violations: ${c.violations} (${c.must} must, ${c.should} should); upstream errors: ${c.upstreamErrors}`,
+    `- Started ${report.startedAt}, ran ${(report.durationMs / 1000).toFixed(1)} s`,
+    '',
+    '## Violations',
+    '',
+  ];
+  if (report.violations.length === 0) lines.push('None.', '');
+  else {
+    lines.push('| Exchange | Severity | Rule | § | Operation | Seen |', '|---|---|---|---|---|---|');
+    for (const v of report.violations)
+      lines.push(`| ${v.exchange} | ${v.severity} | \`${v.rule}\` | ${v.section} | ${cell(`${v.operation} (${v.operationId})`)} | ${cell(v.seen)} |`);
+    lines.push('');
+  }
+  const outside = report.exchanges.filter((e) => e.requestProblems.length > 0);
+  lines.push(
+    '## Requests outside the contract',
+    '',
+    'The client’s business, never a violation: the upstream’s answer to them is what is judged.',
+    '',
+  );
+  if (outside.length === 0) lines.push('None.', '');
+  else {
+    lines.push('| Exchange | Request | Problems |', '|---|---|---|');
+    for (const e of outside.slice(0, 500))
+      lines.push(`| ${e.id} | ${cell(`${e.method} ${e.path}`)} | ${cell(e.requestProblems.join('\n'))} |`);
+    lines.push('');
+  }
+  lines.push(
+    '## Exchanges',
+    '',
+    '| # | Request | Status | Content-Type | Bytes up / down | Chunks | TTFB ms | Audio s | Violations | Notes |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const e of report.exchanges.slice(0, 1000))
+    lines.push(
+      `| ${e.id} | ${cell(`${e.method} ${e.path}`)} | ${e.status ?? '–'} | ${cell(e.contentType ?? '')} | ${e.requestBytes} / ${e.responseBytes} | ${e.chunks} | ${e.ttfbMs ?? '–'} | ${e.audioSeconds ?? '–'} | ${e.violations} | ${cell([e.aborted ? `cut: ${e.aborted}` : '', e.upstreamError ?? '', ...e.notes].filter(Boolean).join('\n'))} |`,
+    );
+  if (report.exchanges.length > 1000) lines.push('', `(${report.exchanges.length - 1000} more in proxy.json)`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+/**
+ * Writes proxy.json, proxy.junit.xml and proxy.md into `dir`; resolves with their paths.
+ *
+ * @example
+ * await writeProxyReports(proxy.report(), 'reports/proxy');
+ */
+export async function writeProxyReports(report: ProxyReport, dir: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const files: Array<readonly [string, string]> = [
+    ['proxy.json', `${JSON.stringify(report, null, 2)}\n`],
+    ['proxy.junit.xml', proxyJunit(report)],
+    ['proxy.md', proxyMarkdown(report)],
+  ];
+  for (const [name, text] of files) await writeFile(join(dir, name), text);
+  return files.map(([name]) => join(dir, name));
+}

@@ -1,0 +1,312 @@
+/**
+ * The proxy server: every request and its answer pass through as streams, byte for byte, with
+ * backpressure both ways (a chunk is written on as it arrives; the reading side pauses while the
+ * writing side is full), hop-by-hop headers dropped and Host rewritten. Each chunk is shown to the
+ * exchange's observer in the same turn, synchronously; the observer never holds a chunk back.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { operations } from '../openapi/document-index.js';
+import { defaultJudgeOptions, type JudgeOptions } from './judge.js';
+import { endToEnd, upstreamHeaders } from './hop-by-hop.js';
+import { ExchangeObserver } from './exchange.js';
+import { HarRecorder } from './har.js';
+import { writeProxyReports } from './reports.js';
+import type { ExchangeRecord, ProxyReport, Violation } from './types.js';
+
+export interface ProxyOptions {
+  /** The deployment to pass traffic to: `https://staging.example/` (a path prefix is kept). */
+  readonly upstream: string;
+  /** Port to listen on (default 4020; 0 picks a free one). */
+  readonly port?: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  readonly host?: string;
+  /** When given, `close()` writes proxy.json, proxy.junit.xml and proxy.md here. */
+  readonly reportDir?: string;
+  /** PCM header names, when the deployment uses others than the kit's (§2.5 leaves them open). */
+  readonly pcmHeaders?: JudgeOptions['pcmHeaders'];
+  /** JSON bodies are validated up to this size (default 2 MiB); a larger one is noted, not held. */
+  readonly jsonLimitBytes?: number;
+  /** Exchanges kept for the report (default 10,000); counts and violations cover them all. */
+  readonly maxExchanges?: number;
+  /** When given, the session is also recorded as HAR 1.2 in this file (bodies as side files beside it). */
+  readonly har?: string;
+  /** Called as each violation is found. */
+  readonly onViolation?: (violation: Violation, exchange: ExchangeRecord) => void;
+  /** Called as each exchange ends. */
+  readonly onExchange?: (exchange: ExchangeRecord) => void;
+}
+
+export interface ProxyServer {
+  /** `http://127.0.0.1:4020`, where clients send their requests instead of the upstream. */
+  readonly url: string;
+  readonly port: number;
+  readonly upstream: string;
+  /** The session so far. */
+  report(): ProxyReport;
+  /** Stops listening, cuts open connections, and writes the reports when `reportDir` was given. */
+  close(): Promise<{ readonly report: ProxyReport; readonly files: readonly string[] }>;
+}
+
+/**
+ * Every socket read is a new 64 KiB buffer outside V8's heap; V8 frees them at its next scavenge, which
+ * the heap itself rarely asks for while bytes only pass through, so a 200 MB upload would grow the
+ * process by ~65–80 MB before V8's external-memory limit forced one. A scavenge (~1 ms) after every
+ * `sweepBytes` passed keeps that near `sweepBytes`. The collector is Node's own `gc`, reached with
+ * V8's documented `--expose-gc` flag at run time; without it (a flag refused) nothing changes but memory.
+ */
+const sweepBytes = 32 * 1024 * 1024;
+function youngCollector(): (() => void) | undefined {
+  try {
+    const existing = (globalThis as { gc?: (options?: object) => void }).gc;
+    if (existing) return () => existing({ type: 'minor' });
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as ((options?: object) => void) | undefined;
+    return gc ? () => gc({ type: 'minor' }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The §2.1 envelope of the proxy's own 502, when the upstream cannot be reached. */
+function badGateway(res: ServerResponse, why: string): void {
+  const body = JSON.stringify({
+    error_code: 10000,
+    error_message: `voice-kit proxy: the upstream cannot be reached (${why})`,
+    succeed: false,
+    data: null,
+  });
+  res.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/**
+ * Starts the validating proxy.
+ *
+ * @example
+ * const proxy = await startProxy({ upstream: 'https://staging.example', port: 0, reportDir: 'reports/proxy' });
+ * // point the app at proxy.url, run it, then:
+ * const { report } = await proxy.close();
+ * process.exitCode = report.ok ? 0 : 1;
+ */
+export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
+  const upstream = new URL(options.upstream);
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:')
+    throw new Error(`the upstream must be an http: or https: URL, got ${options.upstream}`);
+  const secure = upstream.protocol === 'https:';
+  const transport = secure ? https : http;
+  const agent = new transport.Agent({ keepAlive: true });
+  const prefix = upstream.pathname.replace(/\/+$/, '');
+  const judgeOptions: JudgeOptions = { ...defaultJudgeOptions, ...(options.pcmHeaders ? { pcmHeaders: options.pcmHeaders } : {}) };
+  const observerOptions = { jsonLimitBytes: options.jsonLimitBytes ?? 2 * 1024 * 1024, judge: judgeOptions };
+  const maxExchanges = options.maxExchanges ?? 10_000;
+  const startedAt = new Date();
+  const exchanges: ExchangeRecord[] = [];
+  const violations: Violation[] = [];
+  let exchangeCount = 0;
+  let upstreamErrors = 0;
+  let nextId = 1;
+  const har = options.har ? new HarRecorder(options.har, upstream) : undefined;
+  const tapOf = new Map<ExchangeObserver, ReturnType<HarRecorder['begin']>>();
+  const collect = youngCollector();
+  let passed = 0;
+  const swept = (bytes: number) => {
+    passed += bytes;
+    if (passed < sweepBytes) return;
+    passed = 0;
+    collect?.();
+  };
+
+  const finish = (ex: ExchangeObserver, aborted: ExchangeRecord['aborted'] = null, error?: string) => {
+    if (ex.ended) return; // a cut is seen from both sides: recorded once
+    let findings: ReturnType<ExchangeObserver['end']>;
+    try {
+      findings = ex.end(aborted, error);
+    } catch (e) {
+      // A bug of the judge must not take the proxy down: the bytes have passed already.
+      ex.record.notes.push(`the proxy could not judge this exchange: ${(e as Error).message}`);
+      findings = [];
+    }
+    const record = ex.record;
+    exchangeCount++;
+    if (aborted === 'upstream' || aborted === 'upstream-unreachable') upstreamErrors++;
+    if (exchanges.length < maxExchanges) exchanges.push(record);
+    const operation = record.operationId;
+    for (const f of findings) {
+      const violation: Violation = {
+        rule: f.rule.id,
+        severity: f.rule.severity,
+        section: f.rule.section,
+        operationId: operation ?? '',
+        operation: `${record.method} ${operationPath(operation)}`,
+        method: record.method,
+        path: record.path,
+        seen: f.seen,
+        exchange: record.id,
+      };
+      violations.push(violation);
+      record.violations++;
+      options.onViolation?.(violation, record);
+    }
+    tapOf.get(ex)?.end(record);
+    tapOf.delete(ex);
+    options.onExchange?.(record);
+  };
+
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const ex = new ExchangeObserver(nextId++, method, url, req.headers, observerOptions);
+    const tap = har?.begin(ex.record.id, method, url, req.rawHeaders, req.headers);
+    if (tap) tapOf.set(ex, tap);
+    const headers = upstreamHeaders(req.headers, upstream.host);
+    delete headers.expect; // this server already answered any 100-continue
+    if (req.headers['transfer-encoding'] && req.headers['content-length'] === undefined)
+      headers['transfer-encoding'] = 'chunked';
+    let answered = false;
+    let requestDone = false;
+    const upReq = transport.request({
+      protocol: upstream.protocol,
+      hostname: upstream.hostname,
+      port: upstream.port || (secure ? 443 : 80),
+      method,
+      path: prefix + url,
+      headers,
+      agent,
+    });
+    upReq.setNoDelay(true);
+
+    upReq.on('response', (upRes) => {
+      answered = true;
+      const status = upRes.statusCode ?? 502;
+      ex.responseHead(status, upRes.headers);
+      tap?.responseHead(status, upRes.statusMessage ?? '', upRes.rawHeaders, upRes.headers);
+      res.writeHead(status, upRes.statusMessage, endToEnd(upRes.rawHeaders));
+      // The head goes out with the first body chunk when that is in the same turn (one write for a
+      // small answer), else on its own at once: a stream whose first chunk waits still shows its head.
+      setImmediate(() => {
+        if (!res.headersSent && !res.destroyed) res.flushHeaders();
+      });
+      upRes.on('data', (chunk: Buffer) => {
+        ex.responseChunk(chunk);
+        tap?.responseChunk(chunk);
+        swept(chunk.length);
+        if (!res.write(chunk)) upRes.pause();
+      });
+      res.on('drain', () => upRes.resume());
+      upRes.on('end', () => {
+        res.end();
+        finish(ex);
+      });
+      // The upstream cut its answer (a reset, a close before the last byte): the client's is cut too.
+      upRes.on('error', (error) => {
+        finish(ex, 'upstream', error.message);
+        res.destroy();
+      });
+      upRes.on('close', () => {
+        if (upRes.complete) return;
+        finish(ex, 'upstream', 'the upstream cut its answer');
+        res.destroy();
+      });
+    });
+    upReq.on('error', (error) => {
+      if (!answered) {
+        req.resume(); // read and drop the rest of the request
+        if (!res.headersSent) badGateway(res, (error as NodeJS.ErrnoException).code ?? error.message);
+        else res.destroy();
+        finish(ex, 'upstream-unreachable', error.message);
+      } else if (!requestDone) req.resume(); // the upstream answered and closed early: drop the rest
+    });
+    upReq.on('drain', () => req.resume());
+
+    req.on('data', (chunk: Buffer) => {
+      ex.requestChunk(chunk);
+      tap?.requestChunk(chunk);
+      swept(chunk.length);
+      if (upReq.destroyed) return;
+      if (!upReq.write(chunk)) req.pause();
+    });
+    req.on('end', () => {
+      requestDone = true;
+      ex.requestEnd();
+      if (!upReq.destroyed) upReq.end();
+    });
+    req.on('error', () => upReq.destroy());
+    // The client went away before the answer ended: the upstream exchange is cut too.
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        upReq.destroy();
+        finish(ex, 'client');
+      }
+    });
+  };
+
+  const server = http.createServer({ noDelay: true, keepAlive: true }, handle);
+  // A malformed request line or head: Node answers 400 itself; the proxy must stay up.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 4020, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  const report = (): ProxyReport => {
+    const must = violations.filter((v) => v.severity === 'must').length;
+    return {
+      upstream: upstream.href,
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - startedAt.getTime(),
+      ok: must === 0,
+      counts: {
+        exchanges: exchangeCount,
+        violations: violations.length,
+        must,
+        should: violations.length - must,
+        upstreamErrors,
+      },
+      exchanges: [...exchanges],
+      violations: [...violations],
+    };
+  };
+
+  let closing: Promise<{ report: ProxyReport; files: readonly string[] }> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    upstream: upstream.href,
+    report,
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        // In-flight exchanges get a moment to end, then are cut (and recorded as cut by the client).
+        const grace = setTimeout(() => server.closeAllConnections(), 1000);
+        await closed;
+        clearTimeout(grace);
+        agent.destroy();
+        const final = report();
+        const files = options.reportDir ? await writeProxyReports(final, options.reportDir) : [];
+        if (har) files.push(await har.close());
+        return { report: final, files };
+      })();
+      return closing;
+    },
+  };
+}
+
+
+/** The path template of an operation (`/v1/voice/{voice_id}`), or `?` for none. */
+function operationPath(operationId: string | null): string {
+  return (operationId && operations().get(operationId)?.path) || '?';
+}

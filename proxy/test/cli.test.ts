@@ -1,0 +1,75 @@
+/**
+ * `voice-kit proxy` as a process: it prints where it listens, prints each violation as it happens, and
+ * on SIGTERM writes the reports, prints a summary and exits 1 when a must-rule was violated, else 0.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProxyReport } from '../types.js';
+import { envelope, sendJson, type Upstream, upstream } from './upstreams.js';
+
+const root = join(import.meta.dirname, '..', '..');
+let up: Upstream;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'vk-proxy-cli-'));
+  // Clean but for one thing: a request without a key is answered 200 on /v1/voice/list?deviant.
+  up = await upstream((req, _body, res) => {
+    if (!req.headers['x-api-key'] && !req.url?.includes('deviant')) return sendJson(res, 401, envelope(401, 10003));
+    sendJson(res, 200, envelope(200, 0, { list: [], has_more: false, total: 0, remainingFreeCloneCount: 1 }));
+  });
+});
+afterAll(async () => {
+  await up.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function session(paths: string[], reportDir: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'proxy', '--upstream', up.url, '--port', '0', '--report-dir', reportDir], { cwd: root });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => {
+    stdout += c;
+  });
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await expect.poll(() => stdout, { timeout: 15_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+  const url = /listening on (http:\/\/\S+),/.exec(stdout)?.[1];
+  for (const path of paths) await (await fetch(`${url}${path}`)).arrayBuffer();
+  child.kill('SIGTERM');
+  return { code: await exited, stdout, stderr };
+}
+
+describe('voice-kit proxy', () => {
+  it('exits 1 on SIGTERM after a must violation, having printed it and written the reports', async () => {
+    const reportDir = join(dir, 'deviant');
+    const { code, stdout, stderr } = await session(['/v1/voice/list', '/v1/voice/list?deviant'], reportDir);
+    expect(stderr).toMatch(/violation \[must\] auth\.missing-key §5\.1, §5\.5 GET \/v1\/voice\/list \(listVoices, exchange 2\)/);
+    expect(stdout).toMatch(/2 exchanges, 1 violations \(1 must, 0 should\).*FAIL/);
+    expect(code).toBe(1);
+    const report = JSON.parse(await readFile(join(reportDir, 'proxy.json'), 'utf8')) as ProxyReport;
+    expect(report.violations.map((v) => [v.rule, v.exchange])).toEqual([['auth.missing-key', 2]]);
+    expect(await readFile(join(reportDir, 'proxy.junit.xml'), 'utf8')).toContain('failures="1"');
+  });
+
+  it('exits 0 on SIGTERM when every exchange kept the contract', async () => {
+    const { code, stdout } = await session(['/v1/voice/list'], join(dir, 'clean'));
+    expect(stdout).toMatch(/1 exchanges, 0 violations.*PASS/);
+    expect(code).toBe(0);
+  });
+
+  it('refuses a missing --upstream with exit 2', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'proxy'], { cwd: root });
+    let stderr = '';
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
+    expect(stderr).toContain('--upstream is required');
+  });
+});

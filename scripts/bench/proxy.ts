@@ -1,0 +1,190 @@
+/**
+ * The `proxy` section: what `voice-kit proxy` adds to an exchange, against a direct connection and
+ * against Prism's proxy in the same run; the time to the first byte of a real-time paced stream
+ * through it; and its RSS growth while a 200 MB upload streams through it to an upstream that reads
+ * it all.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { apiKey, spawnMock, spawnPrismProxy } from './http-bench.js';
+import { freePort, memoryOf, resetPeak, type Spawned, spawnServer } from './servers.js';
+import { percentile } from './stream.js';
+import { streamUpload } from './upload.js';
+
+/** Spawns the built `voice-kit proxy` in front of `upstream`, reports into a temporary folder. */
+async function spawnVoiceKitProxy(upstream: string, reportDir: string): Promise<Spawned> {
+  const port = await freePort();
+  return spawnServer(
+    'voice-kit proxy',
+    process.execPath,
+    ['dist/cli/bin.js', 'proxy', '--upstream', upstream, '--port', String(port), '--report-dir', reportDir],
+    `http://127.0.0.1:${port}`,
+    { path: '/v1/voice/list', headers: { 'x-api-key': apiKey } },
+  );
+}
+
+/** `count` sequential GET /v1/voice/list over one keep-alive connection: each one's ms. */
+async function listTimes(url: string, count: number): Promise<number[]> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const started = performance.now();
+      await new Promise<void>((resolve, reject) => {
+        http
+          .get(`${url}/v1/voice/list?page_size=5`, { agent, headers: { 'x-api-key': apiKey } }, (res) => {
+            res.resume();
+            res.on('end', resolve);
+          })
+          .on('error', reject);
+      });
+      times.push(performance.now() - started);
+    }
+  } finally {
+    agent.destroy();
+  }
+  return times;
+}
+
+/** ms to the first body byte of a real-time paced PCM stream (about 2 s of audio), and to its end. */
+function pacedStream(url: string): Promise<{ firstByteMs: number; totalMs: number }> {
+  const body = JSON.stringify({
+    generate_text: 'A paced stream, as a live provider sends it.',
+    audio_format: 'pcm',
+  });
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let first = Number.NaN;
+    const req = http.request(`${url}/v1/text-to-speech/stream`, {
+      method: 'POST',
+      agent: false,
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json', prefer: 'pace=realtime' },
+    });
+    req.on('response', (res) => {
+      res.on('data', () => {
+        if (Number.isNaN(first)) first = performance.now() - started;
+      });
+      res.on('end', () => resolve({ firstByteMs: first, totalMs: performance.now() - started }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** An upstream that reads every upload byte and answers the §2.2 envelope with the byte count. */
+async function sinkUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    let bytes = 0;
+    req.on('data', (c: Buffer) => {
+      bytes += c.length;
+    });
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error_code: 0,
+          error_message: '',
+          succeed: true,
+          data: { object_key: 'k', file_name: 'big.wav', size: bytes, scene: 'audio' },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface LatencyRow {
+  readonly path: string;
+  readonly requests: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  /** p50 and p95 over the direct connection's. */
+  readonly addedP50Ms: number;
+  readonly addedP95Ms: number;
+}
+
+export interface ProxyBench {
+  readonly latency: readonly LatencyRow[];
+  readonly paced: readonly {
+    readonly path: string;
+    readonly firstByteMs: number;
+    readonly totalMs: number;
+  }[];
+  readonly upload: {
+    readonly bytes: number;
+    readonly status: number;
+    readonly ms: number;
+    readonly rssBeforeMiB: number;
+    readonly peakGrowthMB: number;
+  };
+  /** Violations the proxy reported over the whole section (the mock is clean: 0 expected). */
+  readonly exitCode: number | null;
+}
+
+/**
+ * Runs the section: `requests` timed list requests per path (after 200 untimed ones), interleaved in
+ * `rounds`; `uploadBytes` streamed through the proxy.
+ */
+export async function proxyBench(requests: number, rounds: number, uploadBytes: number): Promise<ProxyBench> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'vk-bench-proxy-'));
+  const mock = await spawnMock();
+  let ours: Spawned | undefined;
+  let prism: Spawned | undefined;
+  let sinkProxy: Spawned | undefined;
+  const sink = await sinkUpstream();
+  try {
+    ours = await spawnVoiceKitProxy(mock.url, reportDir);
+    prism = await spawnPrismProxy(mock.url);
+    const paths = [
+      ['direct', mock.url],
+      ['voice-kit proxy', ours.url],
+      ['prism proxy', prism.url],
+    ] as const;
+    for (const [, url] of paths) await listTimes(url, Math.min(200, requests));
+    const times = new Map<string, number[]>(paths.map(([name]) => [name, []]));
+    for (let round = 0; round < rounds; round++)
+      for (const [name, url] of paths)
+        times.get(name)?.push(...(await listTimes(url, Math.ceil(requests / rounds))));
+    const direct = times.get('direct') ?? [];
+    const latency = paths.map(([name]) => {
+      const t = times.get(name) ?? [];
+      return {
+        path: name,
+        requests: t.length,
+        p50Ms: percentile(t, 50),
+        p95Ms: percentile(t, 95),
+        addedP50Ms: percentile(t, 50) - percentile(direct, 50),
+        addedP95Ms: percentile(t, 95) - percentile(direct, 95),
+      };
+    });
+    const paced = [];
+    for (const [name, url] of paths.slice(0, 2)) paced.push({ path: name, ...(await pacedStream(url)) });
+    // The upload: to an upstream that reads it all, so every byte crosses the proxy.
+    sinkProxy = await spawnVoiceKitProxy(sink.url, join(reportDir, 'upload'));
+    const pid = sinkProxy.child.pid as number;
+    const before = memoryOf(pid).rss;
+    resetPeak(pid);
+    const sent = await streamUpload(sinkProxy.url, apiKey, uploadBytes);
+    const peak = memoryOf(pid).peak;
+    const upload = {
+      bytes: uploadBytes,
+      status: sent.status,
+      ms: sent.ms,
+      rssBeforeMiB: before / 2 ** 20,
+      peakGrowthMB: (peak - before) / 1e6,
+    };
+    const exited = new Promise<number | null>((resolve) => ours?.child.once('exit', resolve));
+    await ours.stop();
+    return { latency, paced, upload, exitCode: await exited };
+  } finally {
+    await Promise.all([mock.stop(), ours?.stop(), prism?.stop(), sinkProxy?.stop(), sink.close()]);
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+}
