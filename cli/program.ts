@@ -54,6 +54,14 @@ function program(): CAC {
       'Cut a request body that sends nothing for this long with 408 (default 30)',
     )
     .option(
+      '--state-dir <dir>',
+      'Keep the whole state in this directory (created when missing) across restarts and kill -9 (see docs/persistence.md)',
+    )
+    .option(
+      '--populate <n>',
+      'Start with n fake custom voices (1 to 1000, from --seed, default 1) when the mock holds none yet',
+    )
+    .option(
       '--allow-private-urls',
       'Fetch ref_audio URLs on loopback, private and link-local addresses, for local fixtures (refused by default)',
     )

@@ -4,9 +4,10 @@
  * conformance command in conformance.ts (loaded only for it).
  * May import conformance/ and mocks/; nothing in conformance/ or mocks/ imports cli/.
  */
+import { resolve } from 'node:path';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
-import { startMockServer } from '../mocks/node/index.js';
+import { StateDirError, startMockServer } from '../mocks/node/index.js';
 import { helpText, mockVariables, readCommandLine, usage } from './program.js';
 
 type Write = (line: string) => void;
@@ -30,6 +31,9 @@ interface MockFlags {
   allowPrivateUrls?: boolean;
   /** false with --no-cors. */
   cors: boolean;
+  stateDir?: string;
+  /** How many fake voices to start with (--populate). */
+  populate?: string | number;
 }
 
 /** `source` names where the value came from in a refusal: `--port` or `VOICE_KIT_PORT`. */
@@ -55,7 +59,12 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   let port: number;
   let seed: number | undefined;
   let bodyTimeoutMs: number | undefined;
+  let populate: number | undefined;
+  let stateDir: string | undefined;
   try {
+    populate = flags.populate === undefined ? undefined : integerFlag('--populate', flags.populate, 1, 1000);
+    stateDir = flags.stateDir === undefined ? undefined : String(flags.stateDir);
+    if (stateDir === '') throw new ConfigError(['--state-dir: expected a directory']);
     port = portOf(flags, env);
     seed = flags.seed === undefined ? undefined : integerFlag('--seed', flags.seed, 0, 2 ** 32 - 1);
     bodyTimeoutMs =
@@ -63,8 +72,12 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
         ? undefined
         : integerFlag('--body-timeout', flags.bodyTimeout, 1, 3600) * 1000;
     // Imported only with --config: each module is startup time, and most runs use the defaults.
-    if (flags.config)
-      config = await (await import('../mocks/node/load-config.js')).loadConfigFile(flags.config);
+    if (flags.config) {
+      const file = await (await import('../mocks/node/load-config.js')).readMockFile(flags.config);
+      config = file.config;
+      // --state-dir wins over the file's "stateDir".
+      stateDir ??= file.stateDir;
+    }
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return usage(fail, error.problems, 'mock');
@@ -80,8 +93,15 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
       ...(flags.controlToken === undefined ? {} : { controlToken: String(flags.controlToken) }),
       ...(flags.allowPrivateUrls === true ? { allowPrivateUrls: true } : {}),
       ...(config ? { config } : {}),
+      ...(stateDir === undefined ? {} : { stateDir }),
+      ...(populate === undefined ? {} : { populate: { voices: populate, seed: seed ?? 1 } }),
     });
   } catch (error) {
+    // A state dir it cannot use: one message naming the file and what to do, exit 2, no empty mock.
+    if (error instanceof StateDirError) {
+      fail(`voice-kit mock: ${error.message}`);
+      return 2;
+    }
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
       fail(
         `voice-kit mock: port ${port} on ${flags.host} is in use; pick another with --port N or ${mockVariables.port}=N`,
@@ -102,10 +122,11 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   const keys = server.service.config.keys.map((k) => k.key).join(', ');
   const token =
     server.controlToken === undefined ? '' : `, header X-Mock-Control-Token: ${server.controlToken}`;
+  const kept = stateDir === undefined ? '' : `; state kept in ${resolve(stateDir)}`;
   // The token rides in the fragment, which a browser never sends: the page reads it from there.
   const dashboard = `${server.url}/__mock/${server.controlToken === undefined ? '' : `#token=${server.controlToken}`}`;
   write(
-    `voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/${token}; dashboard: ${dashboard} in a browser)`,
+    `voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/${token}; dashboard: ${dashboard} in a browser${kept})`,
   );
   return stopped;
 }

@@ -23,7 +23,15 @@ export {
 export { type Clock, manualClock, offsetClock } from './core/clock.js';
 export type { AudioEngine, CoreRequest, Logger, Soon } from './core/context.js';
 export type { Envelope } from './core/envelope.js';
+export { maxPopulateVoices, type PopulateOptions, type PopulateResult } from './core/populate.js';
 export type { Fault, Preferences } from './core/scenario.js';
 export { createMockService, type MockService, type MockServiceOptions } from './core/service.js';
 export type { MockSnapshot } from './core/state/mock-state.js';
+export {
+  memoryStore,
+  type StateChange,
+  type StateRow,
+  type StateStore,
+  type StateTable,
+} from './core/state/state-store.js';
 export { memoryStorage, type Storage, type StorageWriter } from './core/storage.js';

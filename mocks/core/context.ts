@@ -14,6 +14,7 @@ import type { Preferences } from './scenario.js';
 import type { Signer } from './signer.js';
 import type { EngineCaches } from './state/caches.js';
 import type { MockState } from './state/mock-state.js';
+import type { StateChange } from './state/state-store.js';
 import type { Caller } from './state/tenancy.js';
 import type { Storage } from './storage.js';
 
@@ -52,6 +53,11 @@ export interface ServiceDeps {
   readonly resolveHost?: ((hostname: string) => Promise<readonly string[]>) | undefined;
   readonly sleep: (ms: number) => Promise<void>;
   readonly logger: Logger;
+  /**
+   * Makes a state change durable (a no-op without a state directory); await it before answering.
+   * Rejects when it could not be stored, after putting memory back to what is stored.
+   */
+  readonly persist: (change: StateChange) => Promise<void>;
   /** The live state; read it through here, since reset() and restore() replace its parts. */
   readonly state: MockState;
 }

@@ -3,9 +3,11 @@ import { clockMoveProblem } from './clock.js';
 import type { CoreRequest, ServiceDeps, Soon } from './context.js';
 import { fail, isFailure, ok, render } from './envelope.js';
 import { analysisView } from './operations/voice-save.js';
+import { type PopulateOptions, type PopulateResult, populateProblem } from './populate.js';
 import { readJsonBody } from './request-body.js';
 import { verifyVoiceUrl, voiceAudioPath } from './signed-url.js';
 import type { MockSnapshot } from './state/mock-state.js';
+import { rateResetChange } from './state/persisted-rows.js';
 import { stateView } from './state-view.js';
 import { controlPrefix } from './target.js';
 
@@ -13,7 +15,10 @@ import { controlPrefix } from './target.js';
 export interface Controls {
   reset(): Promise<void>;
   snapshot(): MockSnapshot;
-  restore(snapshot: MockSnapshot): void;
+  restore(snapshot: MockSnapshot): void | Promise<void>;
+  /** Moves the clock forward (checked before) and stores how far it has moved. */
+  advanceClock(ms: number): Promise<void>;
+  populate(options: PopulateOptions): Promise<PopulateResult>;
   /** Answers a request of the public API as any caller's request is answered (and logged). */
   answer(request: CoreRequest): Soon<Answer>;
 }
@@ -66,6 +71,11 @@ export const controlIndex: readonly { method: string; path: string; does: string
     does: 'a fresh upload window for the user of {"key": "<API key>"}, or for every user without a body',
   },
   {
+    method: 'POST',
+    path: '/__mock/populate',
+    does: 'adds fake custom voices with real reference recordings, for UI work: {"voices": 50, "seed": 1} (1 to 1000 voices; optional "key", default the first configured key); the same seed gives the same voices',
+  },
+  {
     method: 'GET',
     path: '/__mock/requests',
     does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, the timing of streamed bodies, the JSON body of synthesis requests; ?after=N lists only requests numbered above N',
@@ -115,17 +125,20 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
     POST: async (request, _d, controls) => {
       const body = await readJsonBody(request, 64 * 1_048_576);
       if (isFailure(body)) return render(body);
+      let stored: void | Promise<void>;
       try {
-        controls.restore(snapshotOf(body));
+        stored = controls.restore(snapshotOf(body));
       } catch (error) {
         return render(fail('invalidRequest', `cannot restore: ${(error as Error).message}`));
       }
+      // A failed durable write is no bad request: it rejects, and is answered as a 500.
+      await stored;
       return ok(null);
     },
   },
   clock: { GET: async (_r, deps) => ok(clockData(deps)) },
   'clock/advance': {
-    POST: async (request, deps) => {
+    POST: async (request, deps, controls) => {
       const body = (await readJsonBody(request)) as { seconds?: unknown };
       if (isFailure(body)) return render(body);
       const seconds = body?.seconds;
@@ -136,7 +149,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
       const problem = clockMoveProblem(deps.clock.now(), seconds * 1000);
       if (problem)
         return render(fail('invalidRequest', `cannot move the clock by ${seconds} seconds: ${problem}`));
-      deps.clock.advance(seconds * 1000);
+      await controls.advanceClock(seconds * 1000);
       return ok(clockData(deps));
     },
   },
@@ -150,13 +163,25 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
       const key = (body as { key?: unknown } | null)?.key;
       if (key === undefined) {
         deps.state.rateLimit.clear();
+        await deps.persist(rateResetChange());
         return ok({ reset: 'all users' });
       }
       const user = deps.config.keys.find((k) => k.key === key)?.user;
       if (user === undefined)
         return render(fail('invalidRequest', 'expected {"key": "<a configured API key>"} or no body'));
       deps.state.rateLimit.clear(user);
+      await deps.persist(rateResetChange(user));
       return ok({ reset: user });
+    },
+  },
+  populate: {
+    POST: async (request, deps, controls) => {
+      const empty = request.body === null || request.headers.get('content-length') === '0';
+      const body = empty ? {} : await readJsonBody(request);
+      if (isFailure(body)) return render(body);
+      const problem = populateProblem(body, deps);
+      if (typeof problem === 'string') return render(fail('invalidRequest', problem));
+      return ok(await controls.populate(problem));
     },
   },
   requests: {
@@ -279,7 +304,7 @@ async function voiceAudio(request: CoreRequest, deps: ServiceDeps): Promise<Answ
 
 /**
  * The control API under /__mock/ (JSON envelopes, no API key): GET /__mock/ (an index), POST reset, GET snapshot, POST restore,
- * GET clock, POST clock/advance {seconds}, POST rate-limit/reset [{key}], GET requests, GET ledger; and GET voice-audio/<ref>?…, the
+ * GET clock, POST clock/advance {seconds}, POST rate-limit/reset [{key}], POST populate {voices, seed}, GET requests, GET ledger; and GET voice-audio/<ref>?…, the
  * target of every signed voice_url.
  *
  * @example

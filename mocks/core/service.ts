@@ -9,8 +9,11 @@ import { failureAnswer } from './envelope.js';
 import { lazyAudioEngine } from './lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './pinned-storage.js';
 import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
+import { type PopulateOptions, type PopulateResult, populateVoices } from './populate.js';
 import { createSigner, randomSecret, seedSecret } from './signer.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
+import { clockChange, persistedState, snapshotChange, urlSecretChange } from './state/persisted-rows.js';
+import { memoryStore, type StateChange, type StateRow, type StateStore } from './state/state-store.js';
 import { callersOf } from './state/tenancy.js';
 import { memoryStorage, type Storage } from './storage.js';
 import { type Target, targetOf } from './target.js';
@@ -52,6 +55,17 @@ export interface MockServiceOptions {
    */
   sleep?: (ms: number) => Promise<void>;
   logger?: Logger;
+  /**
+   * Where the state is kept beyond memory, and the rows it held at start (loaded before the first
+   * answer). Default: nothing kept. The Node server's `stateDir` passes its SQLite store here.
+   */
+  persistence?: { store: StateStore; rows: readonly StateRow[] };
+  /**
+   * Fake custom voices made at start, for UI work (as POST /__mock/populate): `voices` of them, from
+   * `seed` (default 1), unless the mock already holds voices (a persisted state). Requests wait until
+   * they exist; `service.ready` tells when.
+   */
+  populate?: PopulateOptions;
 }
 
 /** A stateful mock of the whole service behind one Fetch handler. */
@@ -80,8 +94,15 @@ export interface MockService {
    * until close(), so that restore() brings them back even after a reset or a deletion.
    */
   snapshot(): MockSnapshot;
-  /** Puts a snapshot of this service back, with its stored bytes (those of another service are not here). */
-  restore(snapshot: MockSnapshot): void;
+  /**
+   * Puts a snapshot of this service back, with its stored bytes (those of another service are not
+   * here). With a durable store it returns a promise that resolves once the restore is stored.
+   */
+  restore(snapshot: MockSnapshot): void | Promise<void>;
+  /** Adds fake custom voices with real reference recordings (POST /__mock/populate does the same). */
+  populate(options: PopulateOptions): Promise<PopulateResult>;
+  /** Resolves once the service is ready to answer (its `populate` option done); rejects if that failed. */
+  readonly ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -107,6 +128,8 @@ const defaultSleep = (ms: number): Promise<void> =>
     else setTimeout(resolve, ms);
   });
 
+const done = Promise.resolve();
+
 const consoleLogger: Logger = {
   error: (message, detail) => console.error(`[voice-kit mock] ${message}`, detail ?? ''),
 };
@@ -129,20 +152,53 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const state = new MockState(config, audio.caches);
   const logger = options.logger ?? consoleLogger;
   const violations: string[] = [];
+  const store = options.persistence?.store ?? memoryStore();
+  // Read before anything else: rows that do not make a valid state throw here (the adapter reports them).
+  const persisted = options.persistence ? persistedState(options.persistence.rows) : undefined;
+  const clock = options.clock ?? manualClock();
+  /** How far the clock was advanced since the last reset: kept by a durable store. */
+  let clockAdvancedMs = 0;
+  if (persisted?.stored) {
+    state.restore(persisted.snapshot);
+    clockAdvancedMs = persisted.clockAdvancedMs;
+    clock.advance(clockAdvancedMs);
+  }
+  // A voice_url must still verify after a restart: a durable store keeps the random signing secret.
+  let urlSecret = options.seed === undefined ? persisted?.urlSecret : seedSecret(seed);
+  const secretToKeep = urlSecret === undefined && store.durable ? randomSecret() : undefined;
+  urlSecret ??= secretToKeep ?? randomSecret();
+  /**
+   * Makes a change durable before the answer that reports it is built. When the store cannot write
+   * it, memory goes back to what the store holds (so memory never runs ahead of disk) and the
+   * operation fails with an error, answered as a 500 in the envelope.
+   */
+  const persist = (change: StateChange): Promise<void> => {
+    if (!store.durable) return done;
+    return store.commit(change).catch(async (error: unknown) => {
+      try {
+        const back = persistedState(await store.read());
+        state.restore(back.snapshot);
+        clock.reset?.();
+        clockAdvancedMs = back.clockAdvancedMs;
+        clock.advance(clockAdvancedMs);
+      } catch (readError) {
+        logger.error('the state store cannot be read back after a failed write', readError);
+      }
+      throw new Error(`the state could not be stored, nothing was changed: ${(error as Error).message}`);
+    });
+  };
   const deps: ServiceDeps = {
     config,
     callers: callersOf(config.keys),
     seed,
     state,
     logger,
-    clock: options.clock ?? manualClock(),
+    clock,
     storage: pinnedStorage(options.storage ?? memoryStorage()),
+    persist,
     signer: createSigner(seedSecret(seed), state.caches.signatures),
     // Without an explicit seed nobody can forge a voice_url; with one, runs are reproducible instead.
-    urlSigner: createSigner(
-      options.seed === undefined ? randomSecret() : seedSecret(seed),
-      state.caches.urlSignatures,
-    ),
+    urlSigner: createSigner(urlSecret, state.caches.urlSignatures),
     audio,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     resolveHost: options.resolveHost,
@@ -153,7 +209,14 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     reset: async () => {
       state.reset();
       deps.clock.reset?.();
+      clockAdvancedMs = 0;
+      await persist(snapshotChange(state.snapshot(), 0));
       await storage.clear();
+    },
+    advanceClock: async (ms: number) => {
+      deps.clock.advance(ms);
+      clockAdvancedMs += ms;
+      await persist(clockChange(clockAdvancedMs));
     },
     snapshot: () => {
       const snapshot = state.snapshot();
@@ -163,12 +226,36 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     restore: (snapshot: MockSnapshot) => {
       const before = snapshotObjectIds(state.snapshot());
       state.restore(snapshot);
-      // Bytes of uploads and voices made since the snapshot go with them (pinned ones stay).
-      const after = snapshotObjectIds(snapshot);
-      for (const id of before) if (!after.has(id)) void storage.remove(id).catch(() => {});
+      const removeUnused = () => {
+        // Bytes of uploads and voices made since the snapshot go with them (pinned ones stay).
+        const after = snapshotObjectIds(snapshot);
+        for (const id of before) if (!after.has(id)) void storage.remove(id).catch(() => {});
+      };
+      if (!store.durable) return removeUnused();
+      // Durable first; the bytes go only once no stored row names them.
+      return persist(snapshotChange(snapshot)).then(removeUnused);
     },
+    populate: (populate: PopulateOptions) => populateVoices(deps, populate),
     answer: (request: CoreRequest) => answer(request),
   };
+  if (secretToKeep !== undefined) void persist(urlSecretChange(secretToKeep)).catch(() => {});
+  // Requests wait for the voices the populate option asks for.
+  let ready: Promise<void> | undefined =
+    options.populate && state.voices.lastSequence === 0
+      ? controls.populate(options.populate).then(
+          () => {
+            ready = undefined;
+          },
+          (error: unknown) => {
+            // The mock still answers, without the voices: the failure is reported and `ready` rejects.
+            ready = undefined;
+            logger.error('populating the mock failed', error);
+            throw error;
+          },
+        )
+      : undefined;
+  const readyPromise = ready ?? done;
+  readyPromise.catch(() => {});
 
   function handle(request: CoreRequest, target: Target): Soon<Handled> {
     if (target.control) {
@@ -198,6 +285,11 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   }
 
   function answer(request: CoreRequest): Soon<Answer> {
+    if (ready)
+      return ready.then(
+        () => answer(request),
+        () => answer(request),
+      );
     // Parsed once per request: the router, the operation and the request log all read it.
     let target: Target;
     try {
@@ -236,6 +328,10 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     // must work unbound.
     fetch: async (request) => asResponse(await answer(request)),
     answer,
-    close: () => deps.storage.close(),
+    ready: readyPromise,
+    close: async () => {
+      await deps.storage.close();
+      await store.close();
+    },
   };
 }

@@ -20,6 +20,7 @@ export { tempDirStorage } from './file-storage.js';
 export { loadConfigFile } from './load-config.js';
 export { resolveHost } from './resolve-host.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
+export { StateDirError } from './state-dir-error.js';
 
 /**
  * The validating proxy (docs/proxy.md), loaded on first use: the mock's startup does not pay for it.

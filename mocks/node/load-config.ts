@@ -1,15 +1,24 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { ConfigError, parseConfig } from '../config/parse-config.js';
 import type { MockConfig } from '../config/types.js';
 
+/** A config file's content: the service's config, and what only the Node server reads (`stateDir`). */
+export interface MockFile {
+  readonly config: MockConfig;
+  /** `"stateDir"` of the file, resolved against the file's own folder; undefined when not given. */
+  readonly stateDir: string | undefined;
+}
+
 /**
- * Reads and checks a JSON config file (Node only). Unreadable files and bad JSON are ConfigErrors too,
- * so the CLI has one kind of failure to print.
+ * Reads and checks a JSON config file (Node only), with its optional `"stateDir"` (see
+ * docs/persistence.md). Unreadable files and bad JSON are ConfigErrors too, so the CLI has one kind of
+ * failure to print.
  *
  * @example
- * const config = await loadConfigFile('voice-kit.config.json');
+ * const { config, stateDir } = await readMockFile('voice-kit.config.json');
  */
-export async function loadConfigFile(path: string): Promise<MockConfig> {
+export async function readMockFile(path: string): Promise<MockFile> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -22,5 +31,21 @@ export async function loadConfigFile(path: string): Promise<MockConfig> {
   } catch (error) {
     throw new ConfigError([`${path}: not valid JSON (${(error as Error).message})`]);
   }
-  return parseConfig(json);
+  if (typeof json !== 'object' || json === null || Array.isArray(json) || !('stateDir' in json))
+    return { config: parseConfig(json), stateDir: undefined };
+  const { stateDir, ...rest } = json as Record<string, unknown>;
+  if (typeof stateDir !== 'string' || stateDir.trim() === '')
+    throw new ConfigError(['config.stateDir: expected a non-empty string (a directory)']);
+  return { config: parseConfig(rest), stateDir: resolve(dirname(path), stateDir) };
+}
+
+/**
+ * Reads and checks a JSON config file (Node only): the service's config (a `"stateDir"` in it is
+ * the server's, read by readMockFile). Unreadable files and bad JSON are ConfigErrors too.
+ *
+ * @example
+ * const config = await loadConfigFile('voice-kit.config.json');
+ */
+export async function loadConfigFile(path: string): Promise<MockConfig> {
+  return (await readMockFile(path)).config;
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type Answer, BytesAnswer, StreamAnswer } from '../core/answer.js';
 import { offsetClock } from '../core/clock.js';
 import { type Failure, fail, render } from '../core/envelope.js';
+import type { PopulateOptions } from '../core/populate.js';
 import { BodyStalled } from '../core/request-body.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { voiceAudioPath } from '../core/signed-url.js';
@@ -16,6 +17,7 @@ import { dashboardFiles, isDashboardRequest, serveDashboard } from './dashboard.
 import { tempDirStorage } from './file-storage.js';
 import { firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
 import { resolveHost } from './resolve-host.js';
+import { StateDirError } from './state-dir-error.js';
 import { answerClientError, writeBytesAnswer, writeStreamAnswer } from './write-answer.js';
 
 /**
@@ -70,6 +72,15 @@ export interface MockServerOptions {
    * back). Default 30,000 ms.
    */
   bodyTimeoutMs?: number;
+  /**
+   * Keep the whole state in this directory (created when missing) and load it at start: uploads,
+   * voices, quotas, the ledger and the clock survive restarts and kill -9 (docs/persistence.md).
+   * Default: in memory, gone when the server stops. A directory that cannot be read rejects with a
+   * StateDirError naming the file.
+   */
+  stateDir?: string;
+  /** Fake custom voices made at start when the mock holds none yet (POST /__mock/populate does the same). */
+  populate?: PopulateOptions;
   /** A service of your own (then its storage and clock are yours too). */
   service?: MockService;
   /** Extra service options when no `service` is given (validateResponses, logger, ...). */
@@ -90,6 +101,50 @@ export interface MockServerOptions {
    * false (`config.allowPrivateUrls`): they are refused, and host names are checked after DNS.
    */
   allowPrivateUrls?: boolean;
+}
+
+/** The service of a server given none: on a state dir, or in memory with a temporary directory for bytes. */
+async function ownService(options: MockServerOptions): Promise<MockService> {
+  const serviceOptions: MockServiceOptions = {
+    clock: offsetClock(() => Date.now()),
+    resolveHost,
+    ...options.serviceOptions,
+    ...(options.allowPrivateUrls !== undefined ? { allowPrivateUrls: options.allowPrivateUrls } : {}),
+    ...(options.config !== undefined ? { config: options.config } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  };
+  if (options.stateDir === undefined) {
+    const service = createMockService({
+      ...serviceOptions,
+      storage: options.serviceOptions?.storage ?? (await tempDirStorage()),
+    });
+    return populated(service, options.populate);
+  }
+  const { openStateDir } = await import('./state-dir.js');
+  const dir = await openStateDir(options.stateDir);
+  let service: MockService;
+  try {
+    service = createMockService({ ...serviceOptions, storage: dir.storage, persistence: dir });
+  } catch (error) {
+    await dir.store.close();
+    throw new StateDirError(
+      `${dir.directory}/state.db holds a state this mock cannot load (${(error as Error).message}); move the directory aside (or restore it from a backup) and start again`,
+    );
+  }
+  return populated(service, options.populate);
+}
+
+/** Fills a mock that holds no custom voice yet (a restart on a populated state dir adds none). */
+async function populated(service: MockService, populate: PopulateOptions | undefined): Promise<MockService> {
+  if (populate && service.state.voices.lastSequence === 0) {
+    try {
+      await service.populate(populate);
+    } catch (error) {
+      await service.close();
+      throw error;
+    }
+  }
+  return service;
 }
 
 /** A running mock server. */
@@ -114,17 +169,7 @@ export interface MockServer {
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { port = 4010, host = '127.0.0.1', bodyTimeoutMs = defaultBodyTimeoutMs } = options;
-  const service =
-    options.service ??
-    createMockService({
-      clock: offsetClock(() => Date.now()),
-      resolveHost,
-      ...options.serviceOptions,
-      ...(options.allowPrivateUrls !== undefined ? { allowPrivateUrls: options.allowPrivateUrls } : {}),
-      storage: options.serviceOptions?.storage ?? (await tempDirStorage()),
-      ...(options.config !== undefined ? { config: options.config } : {}),
-      ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    });
+  const service = options.service ?? (await ownService(options));
   const cors = options.cors ?? true;
   // Made once: every answer's head starts with these (the answer's own headers of the same name win).
   const extra = cors ? corsHeaderList(service.config) : [];

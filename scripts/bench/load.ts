@@ -19,8 +19,16 @@ export async function load(
   headers: Record<string, string>,
   seconds: number,
   connections = 50,
+  request: { method?: 'POST' | 'GET'; body?: string } = {},
 ): Promise<LoadResult> {
-  const result = await autocannon({ url, headers, duration: seconds, connections, pipelining: 1 });
+  const result = await autocannon({
+    url,
+    headers,
+    duration: seconds,
+    connections,
+    pipelining: 1,
+    ...request,
+  });
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,

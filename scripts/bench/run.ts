@@ -4,6 +4,7 @@ import { cac } from 'cac';
 import { completeMemory } from './complete.js';
 import { analysisSpeed, synthesisSpeed } from './engine.js';
 import { concurrency, listThroughput, startup, streamLatency, uploads } from './http-bench.js';
+import { persistCost } from './persist.js';
 import { proxyBench } from './proxy.js';
 import { cpuTimes, stealPercent } from './steal.js';
 
@@ -17,7 +18,7 @@ cli.option('--json <file>', 'also write the results as JSON');
 cli.option('--smoke', 'tiny durations: checks that every section runs, judges nothing');
 cli.option(
   '--only <sections>',
-  'comma-separated: startup,list,stream,complete,synthesis,analysis,upload,concurrency,proxy',
+  'comma-separated: startup,list,stream,complete,synthesis,analysis,upload,concurrency,proxy,persist',
 );
 cli.option('--rounds <n>', 'interleaved rounds of the list section (each server once per round)', {
   default: 2,
@@ -234,6 +235,48 @@ if (want('concurrency')) {
     met: c.completed === c.streams && c.identicalSizes && c.growthAfterMB <= 20,
   });
   stolen('concurrency');
+}
+
+if (want('persist')) {
+  sectionStart = cpuTimes();
+  const r = await persistCost(smoke ? 10 : 200, smoke ? 20 : 1000, smoke ? 1 : 4, smoke ? 1 : 4);
+  results.persist = r;
+  log('\n## Persistence (--state-dir against the same mock in memory)');
+  log(
+    `voice saves/s, 8 at a time: memory ${fmt(r.savesPerSecond.memory, 0)}, state dir ${fmt(r.savesPerSecond.stateDir, 0)}`,
+  );
+  const ratio = (rows: typeof r.list) => {
+    const sum = (pick: (row: (typeof rows)[number]) => number) => rows.reduce((a, row) => a + pick(row), 0);
+    return sum((row) => row.stateDir.requestsPerSecond) / sum((row) => row.memory.requestsPerSecond);
+  };
+  for (const [name, rows] of [
+    [`list (${r.voices} voices, page of 20, 50 connections)`, r.list],
+    ['synthesis (12 characters, WAV, 50 connections)', r.synthesis],
+    ['synthesis (12 characters, WAV, 10 connections)', r.synthesisTenClients],
+  ] as const) {
+    for (const row of rows)
+      log(
+        `${name} round ${row.round}: memory ${fmt(row.memory.requestsPerSecond, 0)} req/s, state dir ${fmt(row.stateDir.requestsPerSecond, 0)} req/s`,
+      );
+  }
+  const list = ratio(r.list);
+  const synthesis = ratio(r.synthesis);
+  const synthesisTenClients = ratio(r.synthesisTenClients);
+  results.persistRatios = { list, synthesis, synthesisTenClients };
+  log(
+    `state dir / memory: list ${fmt(100 * list)} %, synthesis ${fmt(100 * synthesis)} % (50 connections), ${fmt(100 * synthesisTenClients)} % (10 connections)`,
+  );
+  targets.push({
+    target: 'persist: list with a state dir ≥ 90 % of in memory',
+    value: `${fmt(100 * list)} %`,
+    met: list >= 0.9,
+  });
+  targets.push({
+    target: 'persist: synthesis (50 connections) with a state dir ≥ 90 % of in memory',
+    value: `${fmt(100 * synthesis)} %`,
+    met: synthesis >= 0.9,
+  });
+  stolen('persist');
 }
 
 if (want('proxy')) {

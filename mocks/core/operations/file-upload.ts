@@ -4,6 +4,7 @@ import type { Operation } from '../context.js';
 import { fail, isFailure, ok, render } from '../envelope.js';
 import { receiveUpload } from '../multipart-upload.js';
 import { drain } from '../request-body.js';
+import { uploadChange } from '../state/persisted-rows.js';
 
 /**
  * POST /v1/files/upload (§4.1): stores one audio file privately and answers with an opaque object key,
@@ -42,6 +43,7 @@ export const fileUpload: Operation = async ({ request, caller, deps }) => {
       uploadedAt: unixSeconds(clock),
     };
     state.uploads.add(record);
+    await deps.persist(uploadChange(state, record));
     return ok({ object_key: objectKey, file_name: record.fileName, size: record.size, scene: record.scene });
   } catch (error) {
     ticket.release();

@@ -6,6 +6,7 @@ import { completeAudio } from '../complete-audio.js';
 import type { Operation, OperationContext } from '../context.js';
 import { type Failure, fail } from '../envelope.js';
 import type { CompleteAudio } from '../state/complete-audio-cache.js';
+import { charactersChange } from '../state/persisted-rows.js';
 import { audioChunks } from '../synthesis-body.js';
 
 /** The synthesis request body of §2.4, after the OpenAPI validation (the type generated from the YAML). */
@@ -115,6 +116,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       ...(body.language !== undefined ? { language: body.language } : {}),
     };
     state.ledger.recordCharacters(context.caller.account, codePoints(body.generate_text));
+    await context.deps.persist(charactersChange(state, context.caller.account));
     const audioHeaders = (meta: CompleteAudio['meta']): Record<string, string> => {
       if (checked.format !== 'pcm') return { 'Content-Type': meta.mediaType };
       return {

@@ -1,6 +1,7 @@
 import { mockWarningHeader, normalizeVoiceId } from '../../../openapi/contract.js';
 import type { Operation } from '../context.js';
 import { fail, ok } from '../envelope.js';
+import { voiceRemovedChange } from '../state/persisted-rows.js';
 
 /** A quoted id for a header value, kept to printable ASCII (not every client reads Latin-1): others as \uXXXX. */
 const quoted = (id: string) =>
@@ -18,6 +19,8 @@ export const voiceDelete: Operation = async ({ caller, pathParams, deps }) => {
   if (system) return fail('systemVoiceNotDeletable', `${id} is a system voice and cannot be deleted`);
   const space = caller.voiceSpace;
   const removed = deps.state.voices.remove(space, id);
+  if (removed) await deps.persist(voiceRemovedChange(removed));
+  // The bytes go only once no stored voice names them.
   if (removed?.ownsAudio) await deps.storage.remove(removed.audioId);
   // Success is right (§4.4: idempotent, ids exactly as returned), but deleting "My_Voice" when the
   // mock holds "my_voice" is most likely a client that sends the id it saved, not the one returned.

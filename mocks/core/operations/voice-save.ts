@@ -6,6 +6,7 @@ import type { Operation, OperationContext } from '../context.js';
 import { type Failure, fail, isFailure, ok } from '../envelope.js';
 import { loadReference } from '../reference-audio.js';
 import type { UploadAnalysis } from '../state/mock-state.js';
+import { voiceChange } from '../state/persisted-rows.js';
 
 const containerTypes: Record<string, string> = {
   wav: 'audio/wav',
@@ -112,7 +113,7 @@ async function createVoice(context: OperationContext, id: string, ref: string): 
     await writer.close();
   }
   const createdAt = unixSeconds(deps.clock);
-  deps.state.voices.commit({
+  const voice = deps.state.voices.commit({
     voiceId: id,
     space: caller.voiceSpace,
     createdAt,
@@ -124,5 +125,6 @@ async function createVoice(context: OperationContext, id: string, ref: string): 
     profile: deps.audio.profileFromReference(id, { pitchHz: analysis.pitchHz }, deps.seed),
   });
   deps.state.ledger.recordCreation(caller.account, id, createdAt);
+  await deps.persist(voiceChange(deps.state, voice));
   return undefined;
 }

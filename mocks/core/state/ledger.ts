@@ -47,6 +47,15 @@ export class Ledger {
     this.usage(account).synthesizedCharacters += characters;
   }
 
+  /** A copy of one account's usage (what a durable store keeps of it). */
+  usageOf(account: string): AccountUsage {
+    return structuredClone(this.usage(account));
+  }
+
+  charactersOf(account: string): number {
+    return this.accounts.get(account)?.synthesizedCharacters ?? 0;
+  }
+
   snapshot(): LedgerSnapshot {
     return structuredClone(Object.fromEntries(this.accounts));
   }

@@ -56,6 +56,11 @@ export class UploadRateLimiter {
     return oldest === undefined ? 1 : Math.max(1, Math.ceil((oldest + this.windowMs - nowMs) / 1000));
   }
 
+  /** The counted upload times of one user (what a durable store keeps of them). */
+  timesOf(user: string): number[] {
+    return [...(this.times.get(user) ?? [])];
+  }
+
   snapshot(): RateLimitSnapshot {
     return Object.fromEntries([...this.times].map(([user, times]) => [user, [...times]]));
   }

@@ -35,6 +35,11 @@ export class Uploads {
     return record?.space === space ? record : undefined;
   }
 
+  /** The last sequence handed out (kept by a durable store, so keys never repeat after a restart). */
+  get lastSequence(): number {
+    return this.sequence;
+  }
+
   /** Any upload by its key, whatever its space: for the control API, never for callers of the service. */
   get(objectKey: string): UploadRecord | undefined {
     return this.records.get(objectKey);

@@ -82,6 +82,11 @@ export class Voices {
     return voice;
   }
 
+  /** The sequence of the newest voice ever made (kept by a durable store). */
+  get lastSequence(): number {
+    return this.sequence;
+  }
+
   /** How many changes the voices have seen: equal versions list the same voices, cursors included. */
   get version(): number {
     return this.changes;

@@ -29,4 +29,25 @@ describe('browser bundles', () => {
     expect(inputs.filter((input) => /(^|\/)node:|busboy|\/mocks\/node\//.test(input))).toEqual([]);
     expect(inputs.some((input) => input.endsWith('mocks/core/service.ts'))).toBe(true);
   });
+
+  // POST /__mock/populate imports Faker (~2 MB) only when it runs: a bundler that splits code (Vite,
+  // esbuild --splitting) keeps it out of the chunk every page loads.
+  it('keeps @faker-js/faker out of the entry chunk', async () => {
+    const result = await build({
+      entryPoints: [entry('../../index.ts')],
+      bundle: true,
+      splitting: true,
+      outdir: 'out',
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const outputs = Object.entries(result.metafile.outputs);
+    const entryChunk = outputs.find(([, output]) => output.entryPoint?.endsWith('mocks/index.ts'));
+    const fakerIn = (inputs: object) => Object.keys(inputs).some((input) => input.includes('@faker-js'));
+    expect(entryChunk && fakerIn(entryChunk[1].inputs)).toBe(false);
+    expect(outputs.some(([, output]) => fakerIn(output.inputs))).toBe(true);
+  });
 });

@@ -51,4 +51,22 @@ describe('npm run bench -- --smoke', () => {
       );
     },
   );
+
+  // Spawns the built mock twice, in memory and on a state dir, and compares them.
+  it('runs the persist section and prints saves per second and both targets', async () => {
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
+    const { code, stdout } = await smokeRun('persist');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^voice saves\/s, 8 at a time: memory \d+, state dir \d+$/m);
+    expect(stdout).toMatch(
+      /^(met {3}|MISSED) persist: list with a state dir ≥ 90 % of in memory: [\d.]+ %$/m,
+    );
+    expect(stdout).toMatch(
+      /^(met {3}|MISSED) persist: synthesis \(50 connections\) with a state dir ≥ 90 % of in memory: [\d.]+ %$/m,
+    );
+  });
 });

@@ -1,0 +1,68 @@
+/**
+ * Where the mock's state is kept beyond memory. The core decides everything in memory, synchronously
+ * (one winner of racing saves, exact quotas), and hands each change to a StateStore, whose commit the
+ * operation awaits before its answer is built: with a durable store an answer is sent only once what
+ * it says is on disk. The in-memory store keeps nothing and costs nothing; the Node adapter's SQLite
+ * store (mocks/node/state-dir.ts) keeps a state directory; a shared store (Postgres for several
+ * replicas) would be one more implementation of this port.
+ *
+ * The state is kept as rows of a few tables, each row a JSON value under a key.
+ */
+
+/**
+ * upload: object key → UploadRecord; voice and deleted: [space, id] → VoiceRecord, or the sequence a
+ * deleted voice had; rate: user → upload times (ms); ledger: account → AccountUsage; characters:
+ * account → synthesized characters (apart, so that a synthesis writes one number, not the account's
+ * whole list of charged creations); meta: sequences, the clock's advance, the voice_url secret.
+ */
+export type StateTable = 'upload' | 'voice' | 'deleted' | 'rate' | 'ledger' | 'characters' | 'meta';
+
+export const stateTables: readonly StateTable[] = [
+  'upload',
+  'voice',
+  'deleted',
+  'rate',
+  'ledger',
+  'characters',
+  'meta',
+];
+
+export interface StateRow {
+  readonly table: StateTable;
+  readonly key: string;
+  readonly value: unknown;
+}
+
+/** One change, applied atomically: tables emptied first, then rows removed, then rows put. */
+export interface StateChange {
+  readonly clear?: readonly StateTable[];
+  readonly remove?: readonly { readonly table: StateTable; readonly key: string }[];
+  readonly put?: readonly StateRow[];
+}
+
+export interface StateStore {
+  /** True when a commit survives the process: the service then persists every change it makes. */
+  readonly durable: boolean;
+  /** Resolves once the change is durable; rejects when it could not be written (nothing of it kept). */
+  commit(change: StateChange): Promise<void>;
+  /** Every row as stored now: what the service loads at start, and rolls back to after a failed commit. */
+  read(): Promise<StateRow[]>;
+  close(): Promise<void>;
+}
+
+const done = Promise.resolve();
+
+/**
+ * The store of a mock without a state directory: keeps nothing, commits at once.
+ *
+ * @example
+ * createMockService({ store: memoryStore() }); // the default
+ */
+export function memoryStore(): StateStore {
+  return {
+    durable: false,
+    commit: () => done,
+    read: async () => [],
+    close: async () => {},
+  };
+}
