@@ -1,0 +1,151 @@
+/**
+ * A request of the log as table rows: the request's own row (with its curl and play buttons) and, when
+ * there is more to say, a detail row (its error, its stream's timing, the player of its audio played
+ * again).
+ */
+import type { ControlClient } from './control-client.js';
+import { type Child, h } from './dom.js';
+import type { Feedback } from './feedback.js';
+import { curlOf, formatBytes, formatMs, formatTime, type LogEntry, statusClass } from './format.js';
+
+/** What a row needs beyond its entry. */
+export interface RowContext {
+  client: ControlClient;
+  feedback: Feedback;
+  /** Players of requests played again, kept across redraws of the log. */
+  replayed: Map<number, HTMLAudioElement>;
+  /** Draws the log again (a request just played has a player to show). */
+  redraw(): void;
+}
+
+export function logRow(entry: LogEntry, context: RowContext): HTMLElement[] {
+  const status = h(
+    'td',
+    { class: `status s${statusClass(entry.status)}` },
+    entry.status === 0 ? 'dropped' : String(entry.status),
+    entry.errorCode !== null && ` · ${entry.errorCode}`,
+  );
+  const details: Child[] = [];
+  const cells: Child[] = [copyButton(entry, context.feedback)];
+  if (entry.body !== null && entry.status === 200) {
+    // Audio answers play from the log by sending the request again (deterministic: the same audio
+    // while the voice is unchanged); the log itself keeps no audio.
+    cells.unshift(playButton(entry, context));
+    const played = context.replayed.get(entry.seq);
+    if (played) details.push(played);
+  }
+  const row = h(
+    'tr',
+    { 'data-seq': entry.seq },
+    h('td', { class: 'num' }, String(entry.seq)),
+    h('td', { class: 'mono nowrap' }, formatTime(entry.at).slice(11)),
+    h('td', { class: 'mono' }, `${entry.method} ${entry.path}`),
+    h('td', { class: 'mono nowrap' }, entry.key ?? '–'),
+    h('td', {}, entry.operationId ?? '–'),
+    status,
+    h('td', { class: 'num' }, formatMs(entry.stream ? entry.stream.durationMs : entry.durationMs)),
+    h('td', { class: 'nowrap' }, ...cells),
+  );
+  if (entry.errorMessage !== null)
+    details.push(h('span', { class: 'error-text' }, `error ${entry.errorCode}: ${entry.errorMessage}`));
+  if (entry.stream) {
+    const s = entry.stream;
+    details.push(
+      h(
+        'span',
+        { class: 'stream' },
+        `streamed: first byte ${formatMs(s.ttfbMs)} · ${s.chunks} chunks · ${formatBytes(s.bytes)} · ${formatMs(s.durationMs)}${
+          s.complete ? '' : ' · cut short'
+        } `,
+        timeline(s),
+      ),
+    );
+  }
+  if (details.length === 0) return [row];
+  return [row, h('tr', { class: 'detail' }, h('td', {}), h('td', { colspan: 7 }, ...details))];
+}
+
+function copyButton(entry: LogEntry, feedback: Feedback) {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'small',
+      'aria-label': `Copy as curl: request ${entry.seq}`,
+      title: 'Copy as curl',
+      onclick: async () => {
+        const command = curlOf(entry, location.origin);
+        // The clipboard exists only in a secure context (loopback is one; http://192.0.2.10 is not):
+        // without it the command is shown to copy by hand.
+        const copied = await navigator.clipboard?.writeText(command).then(
+          () => true,
+          () => false,
+        );
+        feedback.say(`${copied ? 'Copied' : 'Copy this'}: ${command}`);
+      },
+    },
+    'curl',
+  );
+}
+
+/** Sends the request again (POST /__mock/requests/replay) and plays what comes back. */
+function playButton(entry: LogEntry, { client, feedback, replayed, redraw }: RowContext) {
+  const play = h(
+    'button',
+    {
+      type: 'button',
+      class: 'small',
+      'aria-label': `Play request ${entry.seq}`,
+      title: 'Send it again (POST /__mock/requests/replay) and play the audio',
+      onclick: async () => {
+        play.disabled = true;
+        try {
+          const response = await client.raw('/__mock/requests/replay', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ seq: entry.seq }),
+          });
+          const audio = await response.blob();
+          const old = replayed.get(entry.seq);
+          if (old) URL.revokeObjectURL(old.src);
+          const player = h('audio', {
+            controls: true,
+            class: 'replayed',
+            'aria-label': `Audio of request ${entry.seq}`,
+          });
+          player.src = URL.createObjectURL(audio);
+          replayed.set(entry.seq, player);
+          redraw();
+          feedback.show(`Play request ${entry.seq}`, { data: { type: audio.type, bytes: audio.size } });
+          await player.play().catch(() => {});
+        } catch (error) {
+          feedback.show(`Play request ${entry.seq}`, { error });
+        } finally {
+          play.disabled = false;
+        }
+      },
+    },
+    'play',
+  );
+  return play;
+}
+
+/** A streamed answer's time: waiting for its first byte, then its body. */
+function timeline(stream: NonNullable<LogEntry['stream']>) {
+  const total = Math.max(stream.durationMs, 0.1);
+  const first = Math.min(100, (stream.ttfbMs / total) * 100);
+  // Widths set through the CSSOM: the page's CSP refuses style attributes.
+  const wait = h('span', { class: 'wait' });
+  wait.style.width = `${first.toFixed(1)}%`;
+  const body = h('span', { class: 'body' });
+  body.style.width = `${(100 - first).toFixed(1)}%`;
+  return h(
+    'span',
+    {
+      class: 'timeline',
+      title: `waiting ${formatMs(stream.ttfbMs)}, then the body for ${formatMs(stream.durationMs - stream.ttfbMs)}`,
+    },
+    wait,
+    body,
+  );
+}
