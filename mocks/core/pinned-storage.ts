@@ -7,6 +7,14 @@ export interface PinnedStorage extends Storage {
   pin(ids: Iterable<string>): void;
   /** How many objects are pinned (for tests and the control API). */
   readonly pinnedCount: number;
+  /** A mark of the writes so far, for removeDropped(). */
+  stamp(): number;
+  /**
+   * Removes the objects of `ids` (unpinned) unless one was written again since `since`: what a reset
+   * dropped. Objects of writes in flight are never among them, so an upload or a save that races a
+   * reset and lands after it keeps its bytes, even when its key repeats an old one.
+   */
+  removeDropped(ids: Iterable<string>, since: number): Promise<void>;
 }
 
 /** The stored objects a snapshot refers to: its uploads and its voices' reference audio. */
@@ -30,8 +38,12 @@ export function snapshotObjectIds(snapshot: MockSnapshot): Set<string> {
 export function pinnedStorage(inner: Storage): PinnedStorage {
   const known = new Set<string>();
   const pinned = new Set<string>();
+  let writes = 0;
+  /** The stamp of the last write of each id (forgotten with the object). */
+  const writtenAt = new Map<string, number>();
   return {
     create(id) {
+      writtenAt.set(id, ++writes);
       const writer = inner.create(id);
       return {
         write: (chunk) => writer.write(chunk),
@@ -46,7 +58,17 @@ export function pinnedStorage(inner: Storage): PinnedStorage {
     async remove(id) {
       if (pinned.has(id)) return;
       known.delete(id);
+      writtenAt.delete(id);
       await inner.remove(id);
+    },
+    stamp: () => writes,
+    async removeDropped(ids, since) {
+      for (const id of ids) {
+        if ((writtenAt.get(id) ?? 0) > since || pinned.has(id)) continue;
+        known.delete(id);
+        writtenAt.delete(id);
+        await inner.remove(id);
+      }
     },
     async clear() {
       const unpinned = [...known].filter((id) => !pinned.has(id));
@@ -56,6 +78,7 @@ export function pinnedStorage(inner: Storage): PinnedStorage {
     async close() {
       known.clear();
       pinned.clear();
+      writtenAt.clear();
       await inner.close();
     },
     pin(ids) {

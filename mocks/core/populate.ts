@@ -142,6 +142,8 @@ export async function populateVoices(deps: ServiceDeps, options: PopulateOptions
     }
   } catch (error) {
     for (const voice of planned) deps.state.voices.release(space, voice.id);
+    // No voice names these bytes: they would stay until the mock stops (in memory) or restarts.
+    for (const voice of made) await deps.storage.remove(voice.audioId).catch(() => {});
     throw error;
   }
   const records = made.map((record) => deps.state.voices.commit(record));

@@ -3,7 +3,8 @@ import { synthesizeToBytes, systemVoices } from '../audio/index.js';
 import { BytesAnswer, StreamAnswer } from './answer.js';
 import type { AudioEngine } from './context.js';
 import { createMockService, type MockService } from './service.js';
-import { memoryStorage } from './storage.js';
+import type { StateStore } from './state/state-store.js';
+import { memoryStorage, type Storage } from './storage.js';
 
 const reference = synthesizeToBytes({
   text: 'This is my reference voice, recorded for cloning. It is long enough.',
@@ -534,5 +535,91 @@ describe('voice_url signatures', () => {
     const url = await urlOf(one);
     expect(await urlOf(two)).toBe(url);
     expect((await two.fetch(new Request(url))).status).toBe(200);
+  });
+});
+
+const gate = () => {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+};
+
+/**
+ * A reset that overlaps an upload: the upload that lands after the reset (its row is in the new state,
+ * and it was acknowledged) keeps its bytes. The reset removes the bytes of what it dropped, not
+ * whatever the storage holds when its own durable write returns.
+ */
+describe('reset racing an upload', () => {
+  it('keeps the bytes of an upload acknowledged after the reset', async () => {
+    const closing = gate();
+    const closeNow = gate();
+    const resetStored = gate();
+    const inner = memoryStorage();
+    // The upload's bytes stay in close() until the test lets them through.
+    const storage: Storage = {
+      ...inner,
+      create(id) {
+        const writer = inner.create(id);
+        return {
+          write: (chunk) => writer.write(chunk),
+          abort: () => writer.abort(),
+          async close() {
+            closing.open();
+            await closeNow.opened;
+            await writer.close();
+          },
+        };
+      },
+    };
+    // A durable store whose write of the reset takes as long as the test wants.
+    const store: StateStore = {
+      durable: true,
+      commit: async (change) => {
+        if (change.clear) await resetStored.opened;
+      },
+      read: async () => [],
+      close: async () => {},
+    };
+    const service = createMockService({
+      storage,
+      persistence: { store, rows: [] },
+      logger: { error: () => {} },
+    });
+    await service.ready;
+    const reference = synthesizeToBytes({
+      text: 'This is my reference voice, recorded for cloning. It is long enough.',
+      voice:
+        systemVoices.find((v) => v.id === 'system_male_deep') ??
+        (systemVoices[0] as (typeof systemVoices)[0]),
+      format: 'wav',
+    });
+    const form = new FormData();
+    form.set('scene', 'audio');
+    form.set('file', new Blob([reference.slice()]), 'ref.wav');
+    const uploading = service.fetch(
+      new Request('http://mock.test/v1/files/upload', {
+        method: 'POST',
+        headers: { 'X-API-Key': 'mock-key' },
+        body: form,
+      }),
+    );
+    await closing.opened;
+    const resetting = service.reset();
+    closeNow.open();
+    const uploaded = (await (await uploading).json()) as { succeed: boolean; data: { object_key: string } };
+    expect(uploaded.succeed).toBe(true);
+    resetStored.open();
+    await resetting;
+    const saved = await service.fetch(
+      new Request('http://mock.test/v1/voice/save', {
+        method: 'POST',
+        headers: { 'X-API-Key': 'mock-key', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ voice_id: 'after_reset', ref_audio: uploaded.data.object_key }),
+      }),
+    );
+    expect(((await saved.json()) as { error_message: string }).error_message).toBe('');
+    expect(saved.status).toBe(200);
   });
 });

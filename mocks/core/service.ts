@@ -207,11 +207,15 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const storage = deps.storage as PinnedStorage;
   const controls = {
     reset: async () => {
+      // The bytes of what the reset drops go, and only those: an upload or a save in flight lands in
+      // the new state with its bytes (clearing the whole storage here lost an acknowledged upload's).
+      const dropped = snapshotObjectIds(state.snapshot());
+      const since = storage.stamp();
       state.reset();
       deps.clock.reset?.();
       clockAdvancedMs = 0;
       await persist(snapshotChange(state.snapshot(), 0));
-      await storage.clear();
+      await storage.removeDropped(dropped, since);
     },
     advanceClock: async (ms: number) => {
       deps.clock.advance(ms);

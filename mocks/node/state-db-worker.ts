@@ -5,6 +5,8 @@
  * are committed together in one transaction (group commit): one fsync for many answers.
  */
 
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { parentPort } from 'node:worker_threads';
 import type { StateChange, StateTable } from '../core/state/state-store.js';
@@ -41,6 +43,15 @@ const whatToDo = (directory: string) =>
   `move ${directory} aside (or restore it from a backup, see docs/persistence.md) and start again; the mock does not start on a damaged state dir`;
 
 class Refusal extends Error {}
+
+/** The content-addressed recordings (files named by a SHA-256) in an audio folder; none when it is missing. */
+function audioFilesIn(audioDir: string): string[] {
+  try {
+    return readdirSync(audioDir).filter((name) => /^[0-9a-f]{64}$/.test(name));
+  } catch {
+    return [];
+  }
+}
 
 let db: DatabaseSync | undefined;
 let statements:
@@ -115,6 +126,14 @@ async function open(dbPath: string, directory: string): Promise<DbReply & { id: 
     if (check[0]?.quick_check !== 'ok')
       throw new Error(check.map((row) => row.quick_check).join('; ') || 'the integrity check failed');
     if (version === 0) {
+      // A new database beside recordings of an old one: state.db was deleted or emptied, or the
+      // write-ahead log that held its commits (state.db-wal) was removed. Starting would be an empty
+      // mock, and the sweep of unnamed bytes would then delete every recording: refuse instead.
+      const recordings = audioFilesIn(join(directory, 'audio'));
+      if (recordings.length > 0)
+        throw new Refusal(
+          `${dbPath} holds no state, but ${join(directory, 'audio')} holds ${recordings.length} recording(s) of one: the database was deleted or emptied, or its write-ahead log ${dbPath}-wal was removed or damaged; restore ${directory} from a backup (see docs/persistence.md), or move it aside and start again; the mock does not start on a damaged state dir`,
+        );
       database.exec(`BEGIN;
         CREATE TABLE IF NOT EXISTS state (tbl TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (tbl, key)) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS objects (id TEXT PRIMARY KEY NOT NULL, sha256 TEXT NOT NULL, size INTEGER NOT NULL) WITHOUT ROWID;
@@ -153,7 +172,9 @@ async function open(dbPath: string, directory: string): Promise<DbReply & { id: 
   } catch (error) {
     database.close();
     if (error instanceof Refusal) throw error;
-    throw new Refusal(`${dbPath} cannot be read (${(error as Error).message}); ${whatToDo(directory)}`);
+    // One line: SQLite's integrity check reports several problems over several lines.
+    const problem = (error as Error).message.replace(/\s*\n\s*/g, '; ');
+    throw new Refusal(`${dbPath} cannot be read (${problem}); ${whatToDo(directory)}`);
   }
 }
 

@@ -67,6 +67,7 @@ export async function openStateDir(path: string): Promise<StateDir> {
   } catch (error) {
     throw new StateDirError(`cannot create the state dir ${directory}: ${(error as Error).message}`);
   }
+  await probeWritable(directory, audioDir, tempDir);
   const db = await startStateDb(dbPath, directory);
   try {
     const { rows, objects } = db.opened;
@@ -81,6 +82,30 @@ export async function openStateDir(path: string): Promise<StateDir> {
   } catch (error) {
     await db.close();
     throw error;
+  }
+}
+
+/**
+ * The mock writes the directory (the database's log), audio/tmp/ and audio/ (the renames of every
+ * upload): one that cannot be written would start, then answer every upload and save with a 500.
+ * A probe file is written in tmp, renamed into audio/, and removed.
+ */
+async function probeWritable(directory: string, audioDir: string, tempDir: string): Promise<void> {
+  const name = `.probe-${randomBytes(6).toString('hex')}`;
+  let where = directory;
+  try {
+    await (await open(join(directory, name), 'wx')).close();
+    await rm(join(directory, name));
+    where = tempDir;
+    await (await open(join(tempDir, name), 'wx')).close();
+    where = audioDir;
+    await rename(join(tempDir, name), join(audioDir, name));
+    await rm(join(audioDir, name));
+  } catch (error) {
+    await rm(join(tempDir, name), { force: true }).catch(() => {});
+    throw new StateDirError(
+      `the state dir ${directory} cannot be written (${where}: ${(error as Error).message}); give this user write access to it, or start with another --state-dir`,
+    );
   }
 }
 
@@ -128,12 +153,19 @@ async function verifyAudio(
     checked.add(object.sha256);
     const file = join(audioDir, object.sha256);
     let size: number;
+    let hash: string | undefined;
     try {
       size = (await stat(file)).size;
-    } catch {
-      throw new StateDirError(`the audio file ${file} (of ${id}) is missing; ${whatToDo(directory)}`);
+      // Hashed only when the size is right: a wrong size says enough.
+      if (size === object.size) hash = await sha256Of(file);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT'))
+        throw new StateDirError(`the audio file ${file} (of ${id}) is missing; ${whatToDo(directory)}`);
+      throw new StateDirError(
+        `the audio file ${file} (of ${id}) cannot be read (${(error as Error).message}); give this user read access to ${directory}, or ${whatToDo(directory)}`,
+      );
     }
-    if (size !== object.size || (await sha256Of(file)) !== object.sha256)
+    if (size !== object.size || hash !== object.sha256)
       throw new StateDirError(
         `the audio file ${file} (of ${id}) is damaged: its ${size !== object.size ? `size is ${size} bytes, not ${object.size}` : 'SHA-256 does not match its name'}; ${whatToDo(directory)}`,
       );
