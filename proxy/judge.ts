@@ -65,6 +65,17 @@ export interface Finding {
  */
 const generalErrorStatuses = new Set([429, 502, 503, 504]);
 
+/**
+ * Operations that name one voice (§4.4 delete, §4.5/§4.6 synthesis with a voice_id): the spec leaves the
+ * status of a refused deletion and of further synthesis errors unshown, and §4.4 only says deleting a
+ * missing voice *may* succeed, so a 404 for a voice the service does not know is the contract at work
+ * when its body is the error envelope. The envelope is still judged; the status is not.
+ */
+const voiceNotFoundOperations = new Set<OperationId>(['deleteVoice', 'synthesizeSpeech', 'streamSpeech']);
+
+/** The envelope's own fields: a schema finding on one of them repeats what envelope.shape said. */
+const envelopePointers = new Set(['', '/error_code', '/error_message', '/succeed', '/data']);
+
 const envelopeOperations = new Set<OperationId>(['uploadFile', 'saveVoice', 'listVoices', 'deleteVoice']);
 
 const header = (h: ExchangeFacts['responseHeaders'], name: string): string | undefined => {
@@ -126,21 +137,37 @@ const hasKey = (facts: ExchangeFacts) => {
   return (Array.isArray(v) ? v.join('') : (v ?? '')).trim() !== '';
 };
 
-/** Every rule of the contract the exchange breaks. */
+/**
+ * Every rule of the contract the exchange breaks, once each: the problems one rule finds in one answer
+ * (an error envelope on HTTP 200 breaks `succeed`, `error_code`, `error_message` and `data` at once) are
+ * one violation whose `seen` lists them, so counts say how many things are wrong, not how many fields.
+ */
 export function judge(facts: ExchangeFacts, opts: JudgeOptions = defaultJudgeOptions): Finding[] {
   const out: Finding[] = [];
-  const add = (rule: Rule, seen: string) => out.push({ rule, seen });
+  const add = (rule: Rule, seen: string) => {
+    const i = out.findIndex((f) => f.rule.id === rule.id);
+    const found = out[i];
+    if (found) out[i] = { rule, seen: `${found.seen}; ${seen}` };
+    else out.push({ rule, seen });
+  };
   const op = facts.operationId;
   const { status } = facts;
 
-  if (!hasKey(facts) && status !== 401) {
+  const keyMissing = !hasKey(facts) && status !== 401;
+  if (keyMissing) {
     add(rules.missingKey, `a request without X-API-Key was answered HTTP ${status}; §5.5 asks for 401 (error_code 10003)`);
   }
 
   const documented = documentedStatuses(op);
+  if (status === 404 && voiceNotFoundOperations.has(op)) {
+    // §4.4, §7.3: a voice the service does not know; only the error envelope is judged.
+    judgeJson({ ...facts, status }, add, 'errors-only');
+    return out;
+  }
   if (!documented.includes(status)) {
     if (generalErrorStatuses.has(status) && op !== 'uploadFile') return out;
-    add(rules.statusDocumented, `HTTP ${status}; ${op} documents ${documented.join(', ')}`);
+    // The missing key already names what is wrong with this answer's status.
+    if (!keyMissing) add(rules.statusDocumented, `HTTP ${status}; ${op} documents ${documented.join(', ')}`);
     // No schema, media type or envelope rule is documented for that status: one violation says it all.
     return out;
   }
@@ -159,7 +186,7 @@ export function judge(facts: ExchangeFacts, opts: JudgeOptions = defaultJudgeOpt
   return out;
 }
 
-function judgeJson(facts: ExchangeFacts, add: (rule: Rule, seen: string) => void): void {
+function judgeJson(facts: ExchangeFacts, add: (rule: Rule, seen: string) => void, scope: 'all' | 'errors-only' = 'all'): void {
   const op = facts.operationId;
   const { status } = facts;
   const body = facts.responseJson;
@@ -169,9 +196,9 @@ function judgeJson(facts: ExchangeFacts, add: (rule: Rule, seen: string) => void
     return;
   }
   const json = body.value;
-  for (const p of envelopeProblems(json, status, { dataMayBeNull: op === 'deleteVoice' || op === 'saveVoice' }))
-    add(rules.envelope, p);
-  if (!isObject(json)) return;
+  const envelopeFound = envelopeProblems(json, status, { dataMayBeNull: op === 'deleteVoice' || op === 'saveVoice' });
+  for (const p of envelopeFound) add(rules.envelope, p);
+  if (!isObject(json) || scope === 'errors-only') return;
   const code = json.error_code;
   const pairing = pairingProblems(op, status, code);
   for (const p of pairing) add(rules.errorCode, p);
@@ -180,17 +207,28 @@ function judgeJson(facts: ExchangeFacts, add: (rule: Rule, seen: string) => void
     add(rules.errorCode, `error_code ${code} comes with HTTP ${status}; §4.2 rule 1 pairs it with ${errors.voiceIdTooLong.status}`);
   if (pairing.length === 0 && status === errors.missingApiKey.status && typeof code === 'number' && code !== errors.missingApiKey.code)
     add(rules.errorCode, `HTTP 401 carries error_code ${code}; §5.5 pairs it with ${errors.missingApiKey.code}`);
-  for (const p of schemaProblems(op, status, json).problems) add(rules.schema, `${p.pointer || '/'} ${p.message}`);
-  if (status !== 200 || !isObject(json.data)) return;
-  const data = json.data;
-  if (op === 'listVoices' && Array.isArray(data.list)) {
+  // One deviation, one violation: a schema finding that restates an envelope problem (the envelope's
+  // own fields) or the page-size rule (the list's and total's bounds, below) is left out.
+  const pageSizeFound: string[] = [];
+  const data = status === 200 && isObject(json.data) ? json.data : undefined;
+  if (data && op === 'listVoices' && Array.isArray(data.list)) {
     const asked = Number(facts.query.page_size);
     const pageSize = Number.isInteger(asked) && asked >= limits.pageSizeMin.value && asked <= limits.pageSizeMax.value ? asked : limits.pageSizeDefault.value;
-    if (data.list.length > pageSize)
+    if (data.list.length > pageSize) {
+      pageSizeFound.push('/data/list', '/data/total'); // a total over 20 follows from the long page
       add(rules.pageSize, `${data.list.length} voices in a page of page_size ${pageSize}${facts.query.page_size === undefined ? ' (the default)' : ''}`);
-    if (typeof data.total === 'number' && data.total !== data.list.length)
+    }
+    if (typeof data.total === 'number' && data.total !== data.list.length) {
+      pageSizeFound.push('/data/total');
       add(rules.pageSize, `total is ${data.total} for a page of ${data.list.length} voices; §4.3: the number of voices returned in this page`);
+    }
   }
+  for (const p of schemaProblems(op, status, json).problems) {
+    if (envelopeFound.length > 0 && envelopePointers.has(p.pointer)) continue;
+    if (pageSizeFound.includes(p.pointer)) continue;
+    add(rules.schema, `${p.pointer || '/'} ${p.message}`);
+  }
+  if (!data) return;
   if (op === 'uploadFile' && facts.form && !facts.form.error) {
     const files = facts.form.parts.filter((p) => p.name === 'file');
     const file = files.length === 1 ? files[0] : undefined;
