@@ -222,6 +222,34 @@ describe('the proxy against one deviant upstream per rule', () => {
   });
 });
 
+/** A streamed WAV (placeholder sizes) of `seconds`, sent after `waitMs` as `pieceMs`-of-audio writes, all in one turn. */
+const late =
+  (seconds: number, waitMs: number, pieceMs: number): Handle =>
+  (_req, _body, res) => {
+    const body = wav(24000 * seconds, { riff: 0xffffffff, data: 0xffffffff });
+    const piece = 48 * pieceMs;
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      res.write(body.subarray(0, 44));
+      for (let at = 44; at < body.length; at += piece) res.write(body.subarray(at, at + piece));
+      res.end();
+    }, waitMs);
+  };
+
+describe('stream.progressive tells a lump from a generator that started late', () => {
+  it('a 30 s lump in one write after 300 ms is one lump (its copy takes longer than a tenth of the wait)', async () => {
+    const vs = await through(late(30, 300, 30_000), '/v1/text-to-speech/stream', synthInit('wav'));
+    expect(ruleIds(vs)).toEqual(['stream.progressive']);
+    expect(vs[0]).toMatchObject({ operationId: 'streamSpeech', section: '§4.6' });
+  });
+  it('100 ms chunks sent all at once after 1.2 s are one lump', async () => {
+    expect(ruleIds(await through(late(2, 1200, 100), '/v1/text-to-speech/stream', synthInit('wav')))).toEqual(['stream.progressive']);
+  });
+  it("100 ms chunks sent all at once after 500 ms (the clean mock's cold start on a loaded machine) are not", async () => {
+    expect(await through(late(2, 500, 100), '/v1/text-to-speech/stream', synthInit('wav'))).toEqual([]);
+  });
+});
+
 describe('documented errors of the upstream are no violations', () => {
   const none: Array<Omit<Case, 'rules' | 'operationId'>> = [
     { name: 'upload 401/10003 without a key', handle: () => json(401, fail(10003)), path: '/v1/files/upload', init: () => uploadInit({}) },
