@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import http from 'node:http';
 import { connect } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../mocks/node/index.js';
 import { type ProxyServer, startProxy } from '../index.js';
@@ -140,6 +141,7 @@ const cases: Case[] = [
   { name: 'HTTP 500 with a success envelope', handle: () => json(500, ok(page(1))), path: listPath, rules: ['envelope.shape'], operationId: 'listVoices', seen: /succeed is true on HTTP 500/ },
   { name: 'a body that is not JSON', handle: () => json(200, '{"error_code":0,'), path: listPath, rules: ['envelope.shape'], operationId: 'listVoices', seen: /not JSON/ },
   { name: 'an empty JSON answer', handle: () => json(200, ''), path: listPath, rules: ['envelope.shape'], operationId: 'listVoices', seen: /empty/ },
+  { name: 'a brotli-compressed error envelope on HTTP 200', handle: () => (_req, _body, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' }); res.end(brotliCompressSync(JSON.stringify(fail(10001)))); }, path: listPath, rules: ['envelope.shape'], operationId: 'listVoices', seen: /succeed is false on HTTP 200/ },
   { name: 'an array instead of the envelope', handle: () => json(200, [ok(page(1))]), path: listPath, rules: ['envelope.shape'], operationId: 'listVoices', seen: /array/ },
   // §4.3 the list
   { name: 'a list without has_more', handle: () => json(200, ok({ list: [voice(1)], total: 1, remainingFreeCloneCount: 1 })), path: listPath, rules: ['schema.response'], operationId: 'listVoices', seen: /has_more/ },
@@ -285,6 +287,8 @@ describe('documented errors of the upstream are no violations', () => {
     { name: 'a streamed WAV with placeholder sizes', handle: () => audio('audio/wav', wav(2400, { riff: 0xffffffff, data: 0xffffffff })), path: '/v1/text-to-speech/stream', init: () => synthInit('wav') },
     { name: 'a valid MP3', handle: () => audio('audio/mpeg', mp3), path: '/v1/text-to-speech', init: () => synthInit('mp3') },
     { name: 'PCM with audio/L16; rate=24000', handle: () => audio('audio/L16; rate=24000', pcmBody, pcm), path: '/v1/text-to-speech', init: () => synthInit('pcm') },
+    { name: 'a gzip-compressed list', handle: () => (_req, _body, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }); res.end(gzipSync(JSON.stringify(ok(page(2))))); }, path: listPath },
+    { name: 'a gzip-compressed WAV (framing not checked, noted)', handle: () => audio('audio/wav', gzipSync(wav(2400)), { 'content-encoding': 'gzip' }), path: '/v1/text-to-speech', init: () => synthInit('wav') },
   ];
   it.each(none)('$name', async (c) => {
     const vs = await through(c.handle(), c.path, c.init?.() ?? { headers: key });
