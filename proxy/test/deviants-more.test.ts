@@ -247,6 +247,20 @@ describe('stream.progressive tells a lump from a generator that started late', (
   it('100 ms chunks sent all at once after 1.2 s are one lump', async () => {
     expect(ruleIds(await through(late(2, 1200, 100), '/v1/text-to-speech/stream', synthInit('wav')))).toEqual(['stream.progressive']);
   });
+  it('a whole body with Content-Length after 600 ms is stream.chunked alone (the length says it was whole)', async () => {
+    const body = wav(48000);
+    const vs = await through(
+      (_req, _body, res) => {
+        setTimeout(() => {
+          res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': String(body.length) });
+          res.end(body);
+        }, 600);
+      },
+      '/v1/text-to-speech/stream',
+      synthInit('wav'),
+    );
+    expect(ruleIds(vs)).toEqual(['stream.chunked']);
+  });
   it("100 ms chunks sent all at once after 500 ms (the clean mock's cold start on a loaded machine) are not", async () => {
     expect(await through(late(2, 500, 100), '/v1/text-to-speech/stream', synthInit('wav'))).toEqual([]);
   });
@@ -465,5 +479,78 @@ describe('robustness: nothing a client or an upstream does stops the proxy', () 
     await new Promise((r) => setTimeout(r, 20));
     expect(proxy.report().counts.exchanges).toBe(before + 40);
     expect(proxy.report().violations.filter((v) => v.exchange > before)).toEqual([]);
+  });
+});
+
+describe('the clean mock behind the proxy gives no violation for odd traffic', () => {
+  it('every documented status by Prefer: code, an undocumented one, odd requests, faults, HEAD and OPTIONS', async () => {
+    const clean = await startProxy({ upstream: mock.url, port: 0 });
+    try {
+      const mk = { 'X-API-Key': 'mock-key' };
+      const jsonInit = (method: string, body: string, headers: Record<string, string> = {}): RequestInit => ({
+        method,
+        headers: { ...mk, 'content-type': 'application/json', ...headers },
+        body,
+      });
+      const synth = (extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+        jsonInit('POST', JSON.stringify({ generate_text: 'Odd traffic, clean answers.', audio_format: 'wav', ...extra }), headers);
+      const form = (name: string, bytes: number, scene = 'audio') => {
+        const f = new FormData();
+        f.set('scene', scene);
+        f.set('file', new Blob([new Uint8Array(wav(bytes))]), name);
+        return { method: 'POST', headers: mk, body: f };
+      };
+      const requests: Array<[string, () => RequestInit]> = [
+        ['/v1/voice/list?page_size=0', () => ({ headers: mk })],
+        ['/v1/voice/list?page_size=abc', () => ({ headers: mk })],
+        ['/v1/voice/list?page_size=21', () => ({ headers: mk })],
+        ['/v1/voice/list?voice_id=not-a-cursor', () => ({ headers: mk })],
+        ['/v1/voice/list', () => ({ headers: { 'X-API-Key': 'wrong-key' } })],
+        ['/v1/voice/list', () => ({ headers: mk, method: 'HEAD' })],
+        ['/v1/voice/list', () => ({ headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET' }, method: 'OPTIONS' })],
+        ['/v1/voice/nobody-has-this', () => ({ headers: mk, method: 'DELETE' })],
+        ['/v1/voice/system_default', () => ({ headers: mk, method: 'DELETE' })],
+        ['/v1/voice/save', () => jsonInit('POST', JSON.stringify({ voice_id: 'x'.repeat(31), ref_audio: 'upl_nope' }))],
+        ['/v1/voice/save', () => jsonInit('POST', JSON.stringify({ voice_id: 'ok_id', ref_audio: 'upl_nope' }))],
+        ['/v1/voice/save', () => jsonInit('POST', '{not json')],
+        ['/v1/voice/save', () => ({ method: 'POST', headers: mk, body: 'voice_id=a' })],
+        ['/v1/text-to-speech', () => synth({ speed: -1 })],
+        ['/v1/text-to-speech', () => synth({ voice_id: 'nobody-has-this' })],
+        ['/v1/text-to-speech', () => synth({ audio_format: 'flac' })],
+        ['/v1/text-to-speech', () => synth({ generate_text: '' })],
+        ['/v1/text-to-speech', () => synth({ audio_format: 'pcm' })],
+        ['/v1/text-to-speech/stream', () => synth({ audio_format: 'mp3' })],
+        ['/v1/text-to-speech/stream', () => synth({ audio_format: 'pcm' }, { Prefer: 'fault=slow-chunks=5' })],
+        ['/v1/text-to-speech/stream', () => synth({}, { Prefer: 'latency=300' })],
+        ['/v1/files/upload', () => form('a.flac', 100)],
+        ['/v1/files/upload', () => form('a.wav', 0)],
+        ['/v1/files/upload', () => form('a.wav', 100, 'video')],
+        ['/v1/files/upload', () => form('a.wav', 4800)],
+        ['/v1/files/upload', () => ({ method: 'POST', headers: { ...mk, 'content-type': 'application/json' }, body: '{}' })],
+        ['/v2/unknown', () => ({ headers: mk })],
+      ];
+      for (const op of ['uploadFile', 'saveVoice', 'listVoices', 'deleteVoice', 'synthesizeSpeech', 'streamSpeech'] as const) {
+        const path = { uploadFile: '/v1/files/upload', saveVoice: '/v1/voice/save', listVoices: '/v1/voice/list', deleteVoice: '/v1/voice/my_voice', synthesizeSpeech: '/v1/text-to-speech', streamSpeech: '/v1/text-to-speech/stream' }[op];
+        for (const code of [400, 401, 403, 409, 413, 418, 429, 500, 503, 504]) {
+          const init = (): RequestInit => {
+            const base = op === 'uploadFile' ? form('a.wav', 100) : op === 'listVoices' ? { headers: mk } : op === 'deleteVoice' ? { method: 'DELETE', headers: mk } : op === 'saveVoice' ? jsonInit('POST', '{"voice_id":"a1","ref_audio":"upl_x"}') : synth();
+            const headers = new Headers(base.headers);
+            headers.set('Prefer', `code=${code}`);
+            return { ...base, headers };
+          };
+          requests.push([path, init]);
+        }
+      }
+      for (const [path, init] of requests) {
+        const res = await fetch(clean.url + path, init());
+        await res.arrayBuffer();
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      const report = clean.report();
+      expect(report.counts.exchanges).toBe(requests.length);
+      expect(report.violations.map((v) => `${v.method} ${v.path} → ${v.rule}: ${v.seen}`)).toEqual([]);
+    } finally {
+      await clean.close();
+    }
   });
 });
