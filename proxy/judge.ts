@@ -73,14 +73,6 @@ export interface Finding {
  */
 const generalErrorStatuses = new Set([429, 502, 503, 504]);
 
-/**
- * Operations that name one voice (§4.4 delete, §4.5/§4.6 synthesis with a voice_id): the spec leaves the
- * status of a refused deletion and of further synthesis errors unshown, and §4.4 only says deleting a
- * missing voice *may* succeed, so a 404 for a voice the service does not know is the contract at work
- * when its body is the error envelope. The envelope is still judged; the status is not.
- */
-const voiceNotFoundOperations = new Set<OperationId>(['deleteVoice', 'synthesizeSpeech', 'streamSpeech']);
-
 /** The envelope's own fields: a schema finding on one of them repeats what envelope.shape said. */
 const envelopePointers = new Set(['', '/error_code', '/error_message', '/succeed', '/data']);
 
@@ -167,11 +159,6 @@ export function judge(facts: ExchangeFacts, opts: JudgeOptions = defaultJudgeOpt
   }
 
   const documented = documentedStatuses(op);
-  if (status === 404 && voiceNotFoundOperations.has(op)) {
-    // §4.4, §7.3: a voice the service does not know; only the error envelope is judged.
-    judgeJson({ ...facts, status }, add, 'errors-only');
-    return out;
-  }
   if (!documented.includes(status)) {
     if (generalErrorStatuses.has(status) && op !== 'uploadFile') return out;
     // The missing key already names what is wrong with this answer's status.
@@ -194,7 +181,7 @@ export function judge(facts: ExchangeFacts, opts: JudgeOptions = defaultJudgeOpt
   return out;
 }
 
-function judgeJson(facts: ExchangeFacts, add: (rule: Rule, seen: string) => void, scope: 'all' | 'errors-only' = 'all'): void {
+function judgeJson(facts: ExchangeFacts, add: (rule: Rule, seen: string) => void): void {
   const op = facts.operationId;
   const { status } = facts;
   const body = facts.responseJson;
@@ -206,7 +193,7 @@ function judgeJson(facts: ExchangeFacts, add: (rule: Rule, seen: string) => void
   const json = body.value;
   const envelopeFound = envelopeProblems(json, status, { dataMayBeNull: op === 'deleteVoice' || op === 'saveVoice' });
   for (const p of envelopeFound) add(rules.envelope, p);
-  if (!isObject(json) || scope === 'errors-only') return;
+  if (!isObject(json)) return;
   const code = json.error_code;
   const pairing = pairingProblems(op, status, code);
   for (const p of pairing) add(rules.errorCode, p);
