@@ -107,7 +107,14 @@ function program(): CAC {
     .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
     .option('--report-dir <dir>', 'Where the reports go when it stops', { default: 'reports/proxy' })
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
-    .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)');
+    .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)')
+    .option(
+      '--upstream-timeout <ms>',
+      'How long the upstream may stay silent before a 504 or a cut (0: forever)',
+      {
+        default: '120000',
+      },
+    );
   return cli;
 }
 

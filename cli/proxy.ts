@@ -34,6 +34,12 @@ export async function proxyCommand(
       );
     else pcmHeaders = { sampleRate, channels, bitDepth };
   }
+  const timeoutGiven = String(flags.upstreamTimeout ?? '120000').trim();
+  const upstreamTimeoutMs = Number(timeoutGiven);
+  if (!/^\d+$/.test(timeoutGiven) || !Number.isSafeInteger(upstreamTimeoutMs))
+    problems.push(
+      `--upstream-timeout: expected a whole number of ms (0: none), got "${flags.upstreamTimeout}"`,
+    );
   if (problems.length > 0) return usage(fail, problems, 'proxy');
   const host = String(flags.host ?? '127.0.0.1');
   const reportDir = String(flags.reportDir ?? 'reports/proxy');
@@ -44,6 +50,7 @@ export async function proxyCommand(
       port,
       host,
       reportDir,
+      upstreamTimeoutMs,
       ...(typeof flags.har === 'string' && flags.har ? { har: flags.har } : {}),
       ...(pcmHeaders ? { pcmHeaders } : {}),
       onViolation: (v) => fail(`violation ${violationLine(v)}`),

@@ -48,21 +48,51 @@ function parseWavHead(b: Uint8Array): WavHead | string | undefined {
   let at = 12;
   let blockAlign = 0;
   let byteRate = 0;
+  let fmtProblem: string | undefined;
   while (at + 8 <= b.length) {
     const id = ascii(b, at, 4);
     const size = u32(b, at + 4);
     if (id === 'data') {
       if (blockAlign === 0) return 'no fmt chunk (or block align 0) before the data chunk';
+      if (fmtProblem) return fmtProblem;
       return { riffSize: u32(b, 4), dataOffset: at + 8, dataSize: size, blockAlign, byteRate };
     }
     if (id === 'fmt ') {
       if (at + 8 + 16 > b.length) return undefined;
       byteRate = u32(b, at + 16);
       blockAlign = u16(b, at + 20);
+      fmtProblem = fmtInconsistency(u16(b, at + 8), u16(b, at + 10), u32(b, at + 12), byteRate, blockAlign, u16(b, at + 22));
     }
     at += 8 + size + (size % 2);
   }
   return b.length > maxWavHead ? `no data chunk in the first ${maxWavHead} bytes` : undefined;
+}
+
+/** WAVE_FORMAT_PCM, IEEE float and EXTENSIBLE: the formats whose fmt fields follow from one another. */
+const linearFormats = new Set([1, 3, 0xfffe]);
+
+/**
+ * What is inconsistent in a linear (PCM or float) fmt chunk: a player derives the sample rate from one
+ * field and the byte rate from another, so a header whose fields disagree plays at the wrong speed or
+ * not at all. Other codecs (ADPCM, µ-law …) have their own relations and are not judged.
+ */
+function fmtInconsistency(
+  format: number,
+  channels: number,
+  sampleRate: number,
+  byteRate: number,
+  blockAlign: number,
+  bits: number,
+): string | undefined {
+  if (!linearFormats.has(format)) return undefined;
+  if (channels === 0 || sampleRate === 0 || bits === 0)
+    return `the fmt chunk gives ${channels} channel(s), sample rate ${sampleRate} Hz, ${bits} bits per sample`;
+  const frame = channels * Math.ceil(bits / 8);
+  if (blockAlign !== frame)
+    return `the fmt chunk's block align is ${blockAlign}; ${channels} channel(s) × ${bits} bits make ${frame}`;
+  if (byteRate !== sampleRate * blockAlign)
+    return `the fmt chunk's byte rate is ${byteRate}; sample rate ${sampleRate} Hz × block align ${blockAlign} make ${sampleRate * blockAlign}`;
+  return undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { type OperationId, upload } from '../openapi/contract.js';
 import { matchRoute, validateJsonBody, validateQuery } from '../openapi/validate.js';
 import { AudioWatch } from './audio-watch.js';
@@ -12,11 +13,26 @@ import { audioKindOf, type ExchangeFacts, type Finding, type JudgeOptions, judge
 import { MultipartCounter } from './multipart-count.js';
 import type { ExchangeRecord } from './types.js';
 
-/** Keeps a JSON body up to `limit` bytes; beyond it only counts. */
+/** The decoders of the Content-Encodings a deployment may compress JSON with (RFC 9110 §8.4.1). */
+const decoders: Readonly<Record<string, (b: Buffer, o: { maxOutputLength: number }) => Buffer>> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * Keeps a JSON body up to `limit` bytes; beyond it only counts. A compressed body (`encoding`) is
+ * kept as it came, up to the limit, and decoded at the end into at most `limit` bytes: the bytes pass
+ * to the client unchanged, and a body that inflates past the cap is noted, never held.
+ */
 class JsonKeeper {
   private chunks: Buffer[] = [];
   private bytes = 0;
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly encoding: string | undefined = undefined,
+  ) {}
   push(chunk: Buffer): void {
     this.bytes += chunk.length;
     if (this.bytes <= this.limit) this.chunks.push(chunk);
@@ -25,8 +41,21 @@ class JsonKeeper {
   finish(): KeptBody {
     if (this.bytes > this.limit) return { kind: 'too-large', bytes: this.bytes };
     if (this.bytes === 0) return { kind: 'none' };
-    const text = Buffer.concat(this.chunks, this.bytes).toString('utf8');
+    let raw: Buffer = Buffer.concat(this.chunks, this.bytes);
     this.chunks = [];
+    const encoding = this.encoding?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') {
+      const decode = decoders[encoding];
+      if (!decode) return { kind: 'not-json', error: `Content-Encoding ${encoding} is not one the proxy decodes` };
+      try {
+        raw = decode(raw, { maxOutputLength: this.limit + 1 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return { kind: 'too-large', bytes: this.limit + 1 };
+        return { kind: 'not-json', error: `the ${encoding} body does not decode: ${(error as Error).message}` };
+      }
+      if (raw.length > this.limit) return { kind: 'too-large', bytes: raw.length };
+    }
+    const text = raw.toString('utf8');
     try {
       return { kind: 'json', value: JSON.parse(text) };
     } catch (error) {
@@ -142,10 +171,13 @@ export class ExchangeObserver {
     this.record.contentType = ct ?? null;
     if (!this.operationId) return;
     const kind = audioKindOf(ct);
-    if (kind && status >= 200 && status < 300) {
+    const encoding = first(headers['content-encoding'])?.trim().toLowerCase();
+    if (kind && status >= 200 && status < 300 && encoding && encoding !== 'identity') {
+      this.record.notes.push(`the audio is sent with Content-Encoding ${encoding}: its framing was not checked`);
+    } else if (kind && status >= 200 && status < 300) {
       const pcm = kind === 'pcm' ? pcmLayoutOf(headers, this.options.judge.pcmHeaders).layout : undefined;
       this.audio = new AudioWatch(kind, { streamed: this.operationId === 'streamSpeech', pcm });
-    } else this.responseJson = new JsonKeeper(this.options.jsonLimitBytes);
+    } else this.responseJson = new JsonKeeper(this.options.jsonLimitBytes, first(headers['content-encoding']));
   }
 
   responseChunk(chunk: Buffer): void {

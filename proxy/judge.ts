@@ -40,17 +40,25 @@ export interface JudgeOptions {
   /** The PCM header names (§2.5 leaves them open); the kit's by default. */
   readonly pcmHeaders: { readonly sampleRate: string; readonly channels: string; readonly bitDepth: string };
   /**
-   * A stream is one lump when its first byte waited at least this long and the whole body then came
-   * within a tenth of that wait (at least 20 ms), holding at least `lumpMinSeconds` of audio.
+   * A stream is one lump when its first byte waited at least `lumpWaitMs`, the whole body then came
+   * within a tenth of that wait, or 2 % of the audio's duration (at least 20 ms), holding at least
+   * `lumpMinSeconds` of audio, and it came in pieces of `lumpChunkSeconds` or more on average (the
+   * upstream wrote it in one go) or after a wait of `lumpLongWaitMs` or more. The piece size tells a
+   * lump from a fast generator that started late (the kit's mock on a cold start under load sends its
+   * 100 ms chunks a few hundred ms late, then all at once): on the wire the two differ only there.
    */
   readonly lumpWaitMs: number;
   readonly lumpMinSeconds: number;
+  readonly lumpChunkSeconds: number;
+  readonly lumpLongWaitMs: number;
 }
 
 export const defaultJudgeOptions: JudgeOptions = {
   pcmHeaders,
   lumpWaitMs: 250,
   lumpMinSeconds: 0.5,
+  lumpChunkSeconds: 0.25,
+  lumpLongWaitMs: 1000,
 };
 
 /** One broken rule and what was seen. */
@@ -64,6 +72,9 @@ export interface Finding {
  * faults): answered by an operation that does not document them, they are noted, not violations.
  */
 const generalErrorStatuses = new Set([429, 502, 503, 504]);
+
+/** The envelope's own fields: a schema finding on one of them repeats what envelope.shape said. */
+const envelopePointers = new Set(['', '/error_code', '/error_message', '/succeed', '/data']);
 
 const envelopeOperations = new Set<OperationId>(['uploadFile', 'saveVoice', 'listVoices', 'deleteVoice']);
 
@@ -126,21 +137,32 @@ const hasKey = (facts: ExchangeFacts) => {
   return (Array.isArray(v) ? v.join('') : (v ?? '')).trim() !== '';
 };
 
-/** Every rule of the contract the exchange breaks. */
+/**
+ * Every rule of the contract the exchange breaks, once each: the problems one rule finds in one answer
+ * (an error envelope on HTTP 200 breaks `succeed`, `error_code`, `error_message` and `data` at once) are
+ * one violation whose `seen` lists them, so counts say how many things are wrong, not how many fields.
+ */
 export function judge(facts: ExchangeFacts, opts: JudgeOptions = defaultJudgeOptions): Finding[] {
   const out: Finding[] = [];
-  const add = (rule: Rule, seen: string) => out.push({ rule, seen });
+  const add = (rule: Rule, seen: string) => {
+    const i = out.findIndex((f) => f.rule.id === rule.id);
+    const found = out[i];
+    if (found) out[i] = { rule, seen: `${found.seen}; ${seen}` };
+    else out.push({ rule, seen });
+  };
   const op = facts.operationId;
   const { status } = facts;
 
-  if (!hasKey(facts) && status !== 401) {
+  const keyMissing = !hasKey(facts) && status !== 401;
+  if (keyMissing) {
     add(rules.missingKey, `a request without X-API-Key was answered HTTP ${status}; §5.5 asks for 401 (error_code 10003)`);
   }
 
   const documented = documentedStatuses(op);
   if (!documented.includes(status)) {
     if (generalErrorStatuses.has(status) && op !== 'uploadFile') return out;
-    add(rules.statusDocumented, `HTTP ${status}; ${op} documents ${documented.join(', ')}`);
+    // The missing key already names what is wrong with this answer's status.
+    if (!keyMissing) add(rules.statusDocumented, `HTTP ${status}; ${op} documents ${documented.join(', ')}`);
     // No schema, media type or envelope rule is documented for that status: one violation says it all.
     return out;
   }
@@ -169,8 +191,8 @@ function judgeJson(facts: ExchangeFacts, add: (rule: Rule, seen: string) => void
     return;
   }
   const json = body.value;
-  for (const p of envelopeProblems(json, status, { dataMayBeNull: op === 'deleteVoice' || op === 'saveVoice' }))
-    add(rules.envelope, p);
+  const envelopeFound = envelopeProblems(json, status, { dataMayBeNull: op === 'deleteVoice' || op === 'saveVoice' });
+  for (const p of envelopeFound) add(rules.envelope, p);
   if (!isObject(json)) return;
   const code = json.error_code;
   const pairing = pairingProblems(op, status, code);
@@ -180,17 +202,28 @@ function judgeJson(facts: ExchangeFacts, add: (rule: Rule, seen: string) => void
     add(rules.errorCode, `error_code ${code} comes with HTTP ${status}; §4.2 rule 1 pairs it with ${errors.voiceIdTooLong.status}`);
   if (pairing.length === 0 && status === errors.missingApiKey.status && typeof code === 'number' && code !== errors.missingApiKey.code)
     add(rules.errorCode, `HTTP 401 carries error_code ${code}; §5.5 pairs it with ${errors.missingApiKey.code}`);
-  for (const p of schemaProblems(op, status, json).problems) add(rules.schema, `${p.pointer || '/'} ${p.message}`);
-  if (status !== 200 || !isObject(json.data)) return;
-  const data = json.data;
-  if (op === 'listVoices' && Array.isArray(data.list)) {
+  // One deviation, one violation: a schema finding that restates an envelope problem (the envelope's
+  // own fields) or the page-size rule (the list's and total's bounds, below) is left out.
+  const pageSizeFound: string[] = [];
+  const data = status === 200 && isObject(json.data) ? json.data : undefined;
+  if (data && op === 'listVoices' && Array.isArray(data.list)) {
     const asked = Number(facts.query.page_size);
     const pageSize = Number.isInteger(asked) && asked >= limits.pageSizeMin.value && asked <= limits.pageSizeMax.value ? asked : limits.pageSizeDefault.value;
-    if (data.list.length > pageSize)
+    if (data.list.length > pageSize) {
+      pageSizeFound.push('/data/list', '/data/total'); // a total over 20 follows from the long page
       add(rules.pageSize, `${data.list.length} voices in a page of page_size ${pageSize}${facts.query.page_size === undefined ? ' (the default)' : ''}`);
-    if (typeof data.total === 'number' && data.total !== data.list.length)
+    }
+    if (typeof data.total === 'number' && data.total !== data.list.length) {
+      pageSizeFound.push('/data/total');
       add(rules.pageSize, `total is ${data.total} for a page of ${data.list.length} voices; §4.3: the number of voices returned in this page`);
+    }
   }
+  for (const p of schemaProblems(op, status, json).problems) {
+    if (envelopeFound.length > 0 && envelopePointers.has(p.pointer)) continue;
+    if (pageSizeFound.includes(p.pointer)) continue;
+    add(rules.schema, `${p.pointer || '/'} ${p.message}`);
+  }
+  if (!data) return;
   if (op === 'uploadFile' && facts.form && !facts.form.error) {
     const files = facts.form.parts.filter((p) => p.name === 'file');
     const file = files.length === 1 ? files[0] : undefined;
@@ -216,18 +249,18 @@ function judgeAudio(facts: ExchangeFacts, opts: JudgeOptions, add: (rule: Rule, 
     add(rules.audioFormat, `audio_format "${asked}" was asked for; the answer is ${JSON.stringify(contentType)}`);
   if (facts.operationId !== 'streamSpeech') return;
   const length = header(facts.responseHeaders, 'content-length');
-  if (length !== undefined) add(rules.streamChunked, `the stream carries Content-Length: ${length}`);
+  if (length !== undefined) {
+    // A body whose length was known up front was whole before it was sent: the one violation says it.
+    add(rules.streamChunked, `the stream carries Content-Length: ${length}`);
+    return;
+  }
   const prefer = header(facts.requestHeaders, 'prefer') ?? '';
   const { waitMs, spanMs, chunks } = facts.timing;
-  const lumpSpan = Math.max(20, waitMs / 10);
   const seconds = audio?.seconds;
-  if (
-    !/latency=|fault=/i.test(prefer) &&
-    waitMs >= opts.lumpWaitMs &&
-    spanMs <= lumpSpan &&
-    seconds !== undefined &&
-    seconds >= opts.lumpMinSeconds
-  ) {
+  if (seconds === undefined || /latency=|fault=/i.test(prefer)) return;
+  const lumpSpan = Math.max(20, waitMs / 10, seconds * 1000 * 0.02);
+  const inOneGo = seconds / Math.max(1, chunks) >= opts.lumpChunkSeconds || waitMs >= opts.lumpLongWaitMs;
+  if (waitMs >= opts.lumpWaitMs && spanMs <= lumpSpan && seconds >= opts.lumpMinSeconds && inOneGo) {
     add(
       rules.streamProgressive,
       `${seconds.toFixed(2)} s of audio (${audio?.bytes} bytes) arrived as one lump: nothing for ${Math.round(waitMs)} ms, then all of it within ${Math.round(spanMs)} ms (${chunks} chunk(s))`,

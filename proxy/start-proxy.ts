@@ -33,6 +33,12 @@ export interface ProxyOptions {
   readonly maxExchanges?: number;
   /** When given, the session is also recorded as HAR 1.2 in this file (bodies as side files beside it). */
   readonly har?: string;
+  /**
+   * How long the upstream may stay silent, in ms (default 120,000; 0: forever): counted from the
+   * request's end to the answer's head, and between two chunks of the answer. Silent before the head,
+   * the client gets a 504 envelope; silent mid-answer, the client's answer is cut.
+   */
+  readonly upstreamTimeoutMs?: number;
   /** Called as each violation is found. */
   readonly onViolation?: (violation: Violation, exchange: ExchangeRecord) => void;
   /** Called as each exchange ends. */
@@ -50,16 +56,27 @@ export interface ProxyServer {
   close(): Promise<{ readonly report: ProxyReport; readonly files: readonly string[] }>;
 }
 
-/** The §2.1 envelope of the proxy's own 502, when the upstream cannot be reached. */
-function badGateway(res: ServerResponse, why: string): void {
+/**
+ * The §2.1 envelope of the proxy's own 502 (the upstream cannot be reached) or 504 (it stayed silent
+ * past the upstream timeout).
+ */
+function badGateway(res: ServerResponse, why: string, status: 502 | 504 = 502): void {
   const body = JSON.stringify({
     error_code: 10000,
-    error_message: `voice-kit proxy: the upstream cannot be reached (${why})`,
+    error_message:
+      status === 504
+        ? `voice-kit proxy: the upstream did not answer in time (${why})`
+        : `voice-kit proxy: the upstream cannot be reached (${why})`,
     succeed: false,
     data: null,
   });
-  res.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** The error an upstream timeout destroys the upstream request with. */
+class UpstreamTimeout extends Error {
+  readonly code = 'ETIMEDOUT';
 }
 
 /**
@@ -82,6 +99,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const judgeOptions: JudgeOptions = { ...defaultJudgeOptions, ...(options.pcmHeaders ? { pcmHeaders: options.pcmHeaders } : {}) };
   const observerOptions = { jsonLimitBytes: options.jsonLimitBytes ?? 2 * 1024 * 1024, judge: judgeOptions };
   const maxExchanges = options.maxExchanges ?? 10_000;
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 120_000;
   const startedAt = new Date();
   const exchanges: ExchangeRecord[] = [];
   const violations: Violation[] = [];
@@ -152,9 +170,28 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       agent,
     });
     upReq.setNoDelay(true);
+    // The upstream's silence is timed from the request's end and between answer chunks, never while
+    // the client is still sending (a slow upload is the client's pace, not the upstream's).
+    let silence: NodeJS.Timeout | undefined;
+    let timedOut: string | undefined;
+    const quiet = () => {
+      if (silence) clearTimeout(silence);
+      silence = undefined;
+    };
+    const listen = () => {
+      if (upstreamTimeoutMs <= 0 || upReq.destroyed) return;
+      quiet();
+      silence = setTimeout(() => {
+        timedOut = `the upstream sent nothing for ${upstreamTimeoutMs} ms`;
+        upReq.destroy(new UpstreamTimeout(timedOut));
+      }, upstreamTimeoutMs);
+      silence.unref();
+    };
+    upReq.on('close', quiet);
 
     upReq.on('response', (upRes) => {
       answered = true;
+      listen();
       const status = upRes.statusCode ?? 502;
       ex.responseHead(status, upRes.headers);
       tap?.responseHead(status, upRes.statusMessage ?? '', upRes.rawHeaders, upRes.headers);
@@ -165,31 +202,42 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         if (!res.headersSent && !res.destroyed) res.flushHeaders();
       });
       upRes.on('data', (chunk: Buffer) => {
+        listen();
         ex.responseChunk(chunk);
         tap?.responseChunk(chunk);
         swept(chunk.length);
-        if (!res.write(chunk)) upRes.pause();
+        // A client that reads slowly holds the upstream back: that wait is not the upstream's silence.
+        if (!res.write(chunk)) {
+          upRes.pause();
+          quiet();
+        }
       });
-      res.on('drain', () => upRes.resume());
+      res.on('drain', () => {
+        upRes.resume();
+        if (!upRes.complete) listen();
+      });
       upRes.on('end', () => {
+        quiet();
         res.end();
         finish(ex);
       });
       // The upstream cut its answer (a reset, a close before the last byte): the client's is cut too.
       upRes.on('error', (error) => {
-        finish(ex, 'upstream', error.message);
+        finish(ex, 'upstream', timedOut ?? error.message);
         res.destroy();
       });
       upRes.on('close', () => {
         if (upRes.complete) return;
-        finish(ex, 'upstream', 'the upstream cut its answer');
+        finish(ex, 'upstream', timedOut ?? 'the upstream cut its answer');
         res.destroy();
       });
     });
     upReq.on('error', (error) => {
+      quiet();
       if (!answered) {
         req.resume(); // read and drop the rest of the request
-        if (!res.headersSent) badGateway(res, (error as NodeJS.ErrnoException).code ?? error.message);
+        const timedOut = error instanceof UpstreamTimeout;
+        if (!res.headersSent) badGateway(res, timedOut ? error.message : ((error as NodeJS.ErrnoException).code ?? error.message), timedOut ? 504 : 502);
         else res.destroy();
         finish(ex, 'upstream-unreachable', error.message);
       } else if (!requestDone) req.resume(); // the upstream answered and closed early: drop the rest
@@ -207,6 +255,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       requestDone = true;
       ex.requestEnd();
       if (!upReq.destroyed) upReq.end();
+      if (!answered) listen();
     });
     req.on('error', () => upReq.destroy());
     // The client went away before the answer ended: the upstream exchange is cut too.
