@@ -11,6 +11,7 @@ import { matchRoute, validateJsonBody, validateQuery } from '../openapi/validate
 import { AudioWatch } from './audio-watch.js';
 import { audioKindOf, type ExchangeFacts, type Finding, type JudgeOptions, judge, type KeptBody, pcmLayoutOf } from './judge.js';
 import { MultipartCounter } from './multipart-count.js';
+import { rules } from './rules.js';
 import type { ExchangeRecord } from './types.js';
 
 /** The decoders of the Content-Encodings a deployment may compress JSON with (RFC 9110 §8.4.1). */
@@ -190,6 +191,17 @@ export class ExchangeObserver {
     this.responseJson?.push(chunk);
   }
 
+  /** What an answer the upstream broke off shows: how much came of what its head promised. */
+  private cutFinding(error: string | undefined): Finding {
+    const length = this.responseHeaders['content-length'];
+    const promised = typeof length === 'string' ? `of the ${length} bytes its Content-Length promised` : 'and no last chunk';
+    const why = error ? ` (${error})` : '';
+    return {
+      rule: rules.answerComplete,
+      seen: `HTTP ${this.record.status}: the upstream cut its answer after ${this.record.responseBytes} bytes ${promised}${why}`,
+    };
+  }
+
   /** The exchange ended (`aborted` names who cut it): the findings of a complete one, else none. */
   end(aborted: ExchangeRecord['aborted'] = null, error?: string): Finding[] {
     if (this.done) return [];
@@ -218,6 +230,9 @@ export class ExchangeObserver {
     if (requestJson.kind === 'too-large') record.notes.push(`the request body (${requestJson.bytes} bytes) is over the JSON cap: not validated`);
     if (!this.operationId || aborted || record.status === null) {
       if (aborted && this.operationId) record.notes.push(`cut by the ${aborted}: the answer was not judged`);
+      // A deployment that begins an answer and breaks it off hands the client broken audio or JSON:
+      // that is the contract broken, not a judgement skipped (a client's own abort is not).
+      if (aborted === 'upstream' && this.operationId && record.status !== null) return [this.cutFinding(error)];
       return [];
     }
     const responseJson = this.responseJson?.finish() ?? { kind: 'none' };

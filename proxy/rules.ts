@@ -91,6 +91,12 @@ export const rules = {
     section: '§4.6',
     title: 'a streamed answer uses chunked transfer, without Content-Length',
   },
+  answerComplete: {
+    id: 'answer.complete',
+    severity: 'must',
+    section: '§2.1, §4.5, §4.6',
+    title: 'an answer that has begun ends whole: every byte its Content-Length promised, or the last chunk of a chunked one',
+  },
   streamProgressive: {
     id: 'stream.progressive',
     severity: 'must',

@@ -392,7 +392,7 @@ describe('robustness: nothing a client or an upstream does stops the proxy', () 
     await stillServing();
   });
 
-  it('an upstream that resets mid-body cuts the client, is recorded as cut, and is no violation', async () => {
+  it('an upstream that resets mid-body cuts the client, is recorded as cut, and breaks answer.complete', async () => {
     handlers.set('reset', (_req, _body, res) => {
       res.writeHead(200, { 'content-type': 'audio/wav' });
       res.write(wav(24000).subarray(0, 10_000));
@@ -402,7 +402,32 @@ describe('robustness: nothing a client or an upstream does stops the proxy', () 
     await expect(res.arrayBuffer()).rejects.toThrow();
     await new Promise((r) => setTimeout(r, 50));
     const last = proxy.report().exchanges.at(-1);
-    expect(last).toMatchObject({ aborted: 'upstream', violations: 0 });
+    expect(last).toMatchObject({ aborted: 'upstream', violations: 1 });
+    expect(proxy.report().violations.at(-1)).toMatchObject({
+      rule: 'answer.complete',
+      severity: 'must',
+      operationId: 'streamSpeech',
+      exchange: last?.id,
+      seen: expect.stringMatching(/^HTTP 200: the upstream cut its answer after 10000 bytes and no last chunk/),
+    });
+    await stillServing();
+  });
+
+  it('a complete answer shorter than its Content-Length breaks answer.complete', async () => {
+    handlers.set('short', (_req, _body, res) => {
+      const audio = wav(24000);
+      res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': String(audio.length) });
+      res.write(audio.subarray(0, 20_000));
+      setTimeout(() => res.destroy(), 30);
+    });
+    const res = await fetch(`${proxy.url}/v1/text-to-speech`, synthInit('wav', { 'x-deviant': 'short' }));
+    await expect(res.arrayBuffer()).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(proxy.report().violations.at(-1)).toMatchObject({
+      rule: 'answer.complete',
+      operationId: 'synthesizeSpeech',
+      seen: expect.stringMatching(/^HTTP 200: the upstream cut its answer after 20000 bytes of the \d+ bytes its Content-Length promised/),
+    });
     await stillServing();
   });
 
@@ -428,7 +453,11 @@ describe('robustness: nothing a client or an upstream does stops the proxy', () 
     const res = await fetch(`${proxy.url}/v1/text-to-speech/stream`, synthInit('wav', { 'x-deviant': 'stall' }));
     await expect(res.arrayBuffer()).rejects.toThrow();
     await new Promise((r) => setTimeout(r, 20));
-    expect(proxy.report().exchanges.at(-1)).toMatchObject({ aborted: 'upstream', violations: 0, upstreamError: 'the upstream sent nothing for 1500 ms' });
+    expect(proxy.report().exchanges.at(-1)).toMatchObject({ aborted: 'upstream', violations: 1, upstreamError: 'the upstream sent nothing for 1500 ms' });
+    expect(proxy.report().violations.at(-1)).toMatchObject({
+      rule: 'answer.complete',
+      seen: expect.stringContaining('(the upstream sent nothing for 1500 ms)'),
+    });
     await stillServing();
   });
 
