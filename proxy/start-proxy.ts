@@ -7,8 +7,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { youngSweep } from '../mocks/node/young-sweep.js';
 import { operations } from '../openapi/document-index.js';
 import { defaultJudgeOptions, type JudgeOptions } from './judge.js';
 import { endToEnd, upstreamHeaders } from './hop-by-hop.js';
@@ -51,26 +50,6 @@ export interface ProxyServer {
   close(): Promise<{ readonly report: ProxyReport; readonly files: readonly string[] }>;
 }
 
-/**
- * Every socket read is a new 64 KiB buffer outside V8's heap; V8 frees them at its next scavenge, which
- * the heap itself rarely asks for while bytes only pass through, so a 200 MB upload would grow the
- * process by ~65–80 MB before V8's external-memory limit forced one. A scavenge (~1 ms) after every
- * `sweepBytes` passed keeps that near `sweepBytes`. The collector is Node's own `gc`, reached with
- * V8's documented `--expose-gc` flag at run time; without it (a flag refused) nothing changes but memory.
- */
-const sweepBytes = 32 * 1024 * 1024;
-function youngCollector(): (() => void) | undefined {
-  try {
-    const existing = (globalThis as { gc?: (options?: object) => void }).gc;
-    if (existing) return () => existing({ type: 'minor' });
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as ((options?: object) => void) | undefined;
-    return gc ? () => gc({ type: 'minor' }) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The §2.1 envelope of the proxy's own 502, when the upstream cannot be reached. */
 function badGateway(res: ServerResponse, why: string): void {
   const body = JSON.stringify({
@@ -111,14 +90,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   let nextId = 1;
   const har = options.har ? new HarRecorder(options.har, upstream) : undefined;
   const tapOf = new Map<ExchangeObserver, ReturnType<HarRecorder['begin']>>();
-  const collect = youngCollector();
-  let passed = 0;
-  const swept = (bytes: number) => {
-    passed += bytes;
-    if (passed < sweepBytes) return;
-    passed = 0;
-    collect?.();
-  };
+  // Bytes only pass through here: without sweeps a 200 MB upload grew the proxy by ~80 MB.
+  const swept = youngSweep();
 
   const finish = (ex: ExchangeObserver, aborted: ExchangeRecord['aborted'] = null, error?: string) => {
     if (ex.ended) return; // a cut is seen from both sides: recorded once

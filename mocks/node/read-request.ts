@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CoreRequest } from '../core/context.js';
 import { BodyStalled, type DiscardingBody } from '../core/request-body.js';
 import { KeptMap } from '../core/state/kept-map.js';
+import { youngSweep } from './young-sweep.js';
 
 /** Requests whose body stalled (no byte for the body timeout): their connection is closed after the 408. */
 export const stalledRequests = new WeakSet<IncomingMessage>();
@@ -29,6 +30,9 @@ function stallTimer(req: IncomingMessage, ms: number, onStall: (error: BodyStall
   return { start, stop };
 }
 
+/** Counts the bytes of bodies thrown away as they arrive (a refused upload): see young-sweep.ts. */
+export const drained = youngSweep();
+
 /**
  * A web stream over the request body that reads from the socket only as fast as the core consumes
  * (Node 20's Readable.toWeb buffers ahead when the consumer is slower, e.g. writing to disk). It errors
@@ -46,7 +50,7 @@ function bodyStream(req: IncomingMessage, stallMs: number): DiscardingBody {
           controller.error(error);
         };
         req.on('data', (chunk: Buffer) => {
-          if (failed) return;
+          if (failed) return drained(chunk.byteLength);
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((controller.desiredSize ?? 0) <= 0) {
             req.pause();

@@ -15,7 +15,7 @@ import { controlGuard, isLoopbackHost } from './control-guard.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { dashboardFiles, isDashboardRequest, serveDashboard } from './dashboard.js';
 import { tempDirStorage } from './file-storage.js';
-import { firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
+import { drained, firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
 import { resolveHost } from './resolve-host.js';
 import { StateDirError } from './state-dir-error.js';
 import { answerClientError, writeBytesAnswer, writeStreamAnswer } from './write-answer.js';
@@ -182,7 +182,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     // A body that stalled will not finish: the connection closes once the 408 is out.
     if (stalledRequests.has(req)) res.once('finish', () => req.socket.destroy());
     // Whatever else the answer left unread is thrown away, so a keep-alive connection stays usable.
-    else req.resume();
+    else req.on('data', (chunk: Buffer) => drained(chunk.byteLength)).resume();
   };
   const dashboard = dashboardFiles();
   const guard = controlGuard(

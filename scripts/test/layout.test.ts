@@ -46,6 +46,7 @@ const mayImport: Record<string, readonly string[]> = {
   'cli/': ['conformance/', 'mocks/', 'proxy/'],
   'proxy/': [
     'openapi/',
+    'mocks/node/young-sweep.ts',
     'mocks/audio/containers/',
     'conformance/checks/envelope.ts',
     'conformance/checks/schema.ts',
