@@ -8,7 +8,11 @@
  *   - `tsc --noEmit` passes with strict, module/moduleResolution node16 and skipLibCheck off, on a file
  *     that imports every entry of the exports map and on every declaration file the kit ships;
  *   - a tiny client suite passes under vitest through voice-kit/msw (setupServer from msw/node) and
- *     in process (createMockService().fetch), printing no warning.
+ *     in process (createMockService().fetch), printing no warning;
+ *   - what only the package's files make work (a file left out of "files" breaks it): the mock
+ *     with a state dir (its SQLite worker) kept across a restart, the dashboard page and its
+ *     assets, `startProxy` in front of the mock, and the `voice-kit` bin (`mock --state-dir`,
+ *     `proxy --help`), in about a second.
  * npm, tsc and vitest all run on the Node of the trial. Not part of `npm test`: it installs from the
  * registry. Usage: node scripts/consumer-trial.mjs [--node 24,26] [--keep]
  * (--keep leaves the projects in place and prints where). Exits 1 if anything failed.
@@ -152,7 +156,7 @@ try {
     );
     report(
       run(
-        'vitest run (voice-kit/msw under msw/node; createMockService().fetch)',
+        'vitest run (voice-kit/msw under msw/node; createMockService().fetch; state dir, dashboard, proxy, bin)',
         join(project, 'node_modules', '.bin', 'vitest'),
         ['run'],
         { cwd: project, env },
@@ -198,11 +202,11 @@ import { type ConformanceCase, runConformance } from 'voice-kit/conformance';
 import { errors, limits } from 'voice-kit/contract';
 import { fixtureManifest } from 'voice-kit/fixtures';
 import { createHandlers, type HandlerOptions } from 'voice-kit/msw';
-import { type MockServer, startMockServer } from 'voice-kit/node';
+import { type MockServer, type ProxyReport, type ProxyServer, startMockServer, startProxy } from 'voice-kit/node';
 import type { components, paths } from 'voice-kit/types';
 
-export type Used = [MockService, ConformanceCase, HandlerOptions, MockServer, components, paths];
-export const used = [runConformance, errors, limits, fixtureManifest, createHandlers, startMockServer];
+export type Used = [MockService, ConformanceCase, HandlerOptions, MockServer, ProxyServer, ProxyReport, components, paths];
+export const used = [runConformance, errors, limits, fixtureManifest, createHandlers, startMockServer, startProxy];
 `,
   );
   writeFileSync(
@@ -269,6 +273,95 @@ describe('through voice-kit/msw under msw/node', () => {
 describe('in process: createMockService().fetch', () => {
   const service = createMockService();
   suite((url, init) => service.fetch(new Request(url, init)), service);
+});
+`,
+  );
+  writeFileSync(
+    join(dir, 'test', 'server.test.ts'),
+    `/// <reference types="node" />
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { startMockServer, startProxy } from 'voice-kit/node';
+
+const stateDir = mkdtempSync(join(tmpdir(), 'voice-kit-consumer-state-'));
+afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+const key = { 'X-API-Key': 'mock-key' };
+const total = async (url: string) =>
+  ((await (await fetch(\`\${url}/v1/voice/list\`, { headers: key })).json()) as { data: { total: number } }).data.total;
+
+it('keeps the state in a state dir across a restart', async () => {
+  const first = await startMockServer({ port: 0, stateDir });
+  const populated = await fetch(\`\${first.url}/__mock/populate\`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ voices: 1, seed: 7 }),
+  });
+  expect(populated.status).toBe(200);
+  await first.close();
+  const second = await startMockServer({ port: 0, stateDir });
+  try {
+    expect(await total(second.url)).toBe(1);
+  } finally {
+    await second.close();
+  }
+});
+
+it('serves the dashboard page and its assets from the package', async () => {
+  const server = await startMockServer({ port: 0 });
+  try {
+    const page = await fetch(\`\${server.url}/__mock/\`, { headers: { Accept: 'text/html' } });
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const assets = [...(await page.text()).matchAll(/(?:src|href)="(\\/__mock\\/[^"]+)"/g)].map((m) => m[1]);
+    expect(assets.sort()).toEqual(['/__mock/dashboard/dashboard.css', '/__mock/dashboard/dashboard.js']);
+    for (const asset of assets) {
+      const res = await fetch(\`\${server.url}\${asset}\`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(asset.endsWith('.js') ? /^text\\/javascript/ : /^text\\/css/);
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+it('passes traffic through startProxy and judges it', async () => {
+  const server = await startMockServer({ port: 0 });
+  const proxy = await startProxy({ upstream: server.url, port: 0 });
+  try {
+    expect(await total(proxy.url)).toBe(0);
+  } finally {
+    const { report } = await proxy.close();
+    await server.close();
+    expect([report.ok, report.counts.exchanges, report.counts.violations]).toEqual([true, 1, 0]);
+  }
+});
+
+const bin = createRequire(import.meta.url).resolve('voice-kit/package.json').replace(/package\\.json$/, 'dist/cli/bin.js');
+
+it('runs the voice-kit bin: mock --state-dir, then proxy --help', async () => {
+  const child = spawn(process.execPath, [bin, 'mock', '--port', '0', '--state-dir', stateDir]);
+  let out = '';
+  child.stderr.on('data', (c) => { out += c; });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /listening on (http:\\/\\/\\S+) .*state kept in /.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(\`exited \${code}: \${out}\`)));
+  });
+  expect(await total(url)).toBe(1); // what the first test left in the state dir
+  const code = await new Promise((resolve) => { child.on('exit', resolve); child.kill('SIGINT'); });
+  expect(code).toBe(0);
+  const help = spawn(process.execPath, [bin, 'proxy', '--help']);
+  let text = '';
+  help.stdout.on('data', (c) => { text += c; });
+  expect(await new Promise((resolve) => help.on('exit', resolve))).toBe(0);
+  expect(text).toMatch(/--upstream <url>/);
 });
 `,
   );
