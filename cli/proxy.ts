@@ -4,6 +4,10 @@
  * violated). Loaded only for this command.
  */
 import { type ProxyOptions, startProxy, violationLine } from '../proxy/index.js';
+
+/** `1 exchange`, `2 exchanges`. */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 import { usage } from './program.js';
 
 type Write = (line: string) => void;
@@ -71,7 +75,7 @@ export async function proxyCommand(
       void proxy.close().then(({ report, files }) => {
         const c = report.counts;
         write(
-          `voice-kit proxy: ${c.exchanges} exchanges, ${c.violations} violations (${c.must} must, ${c.should} should), ${c.upstreamErrors} upstream errors: ${report.ok ? 'PASS' : 'FAIL'}`,
+          `voice-kit proxy: ${count(c.exchanges, 'exchange')}, ${count(c.violations, 'violation')} (${c.must} must, ${c.should} should), ${count(c.upstreamErrors, 'upstream error')}: ${report.ok ? 'PASS' : 'FAIL'}`,
         );
         const byRule = new Map<string, number>();
         for (const v of report.violations)

@@ -50,7 +50,7 @@ describe('voice-kit proxy', () => {
     const reportDir = join(dir, 'deviant');
     const { code, stdout, stderr } = await session(['/v1/voice/list', '/v1/voice/list?deviant'], reportDir);
     expect(stderr).toMatch(/violation \[must\] auth\.missing-key §5\.1, §5\.5 GET \/v1\/voice\/list \(listVoices, exchange 2\)/);
-    expect(stdout).toMatch(/2 exchanges, 1 violations \(1 must, 0 should\).*FAIL/);
+    expect(stdout).toMatch(/2 exchanges, 1 violation \(1 must, 0 should\).*FAIL/);
     expect(code).toBe(1);
     const report = JSON.parse(await readFile(join(reportDir, 'proxy.json'), 'utf8')) as ProxyReport;
     expect(report.violations.map((v) => [v.rule, v.exchange])).toEqual([['auth.missing-key', 2]]);
@@ -59,7 +59,7 @@ describe('voice-kit proxy', () => {
 
   it('exits 0 on SIGTERM when every exchange kept the contract', async () => {
     const { code, stdout } = await session(['/v1/voice/list'], join(dir, 'clean'));
-    expect(stdout).toMatch(/1 exchanges, 0 violations.*PASS/);
+    expect(stdout).toMatch(/1 exchange, 0 violations.*PASS/);
     expect(code).toBe(0);
   });
 
