@@ -129,7 +129,7 @@ describe('the proxy against deviant upstreams', () => {
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'audio/wav' });
         res.end(audio);
-      }, 400);
+      }, 1100);
     });
     const vs = await violationsOf(lump.proxy, '/v1/text-to-speech/stream', synth('wav'));
     expect(rulesOf(vs)).toEqual(['stream.progressive']);
