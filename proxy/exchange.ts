@@ -108,10 +108,11 @@ export class ExchangeObserver {
     private readonly requestHeaders: IncomingHttpHeaders,
     private readonly options: ObserverOptions,
   ) {
-    const parsed = new URL(url, 'http://proxy.invalid');
-    this.query = Object.fromEntries(parsed.searchParams);
-    const route = matchRoute(method, parsed.pathname);
-    this.operationId = route.kind === 'match' ? route.operationId : undefined;
+    // A target that is no URL (`//[`) still passes on: the upstream answers it, the proxy only notes it.
+    const parsed = URL.parse(url, 'http://proxy.invalid');
+    this.query = parsed ? Object.fromEntries(parsed.searchParams) : {};
+    const route = parsed ? matchRoute(method, parsed.pathname) : undefined;
+    this.operationId = route?.kind === 'match' ? route.operationId : undefined;
     this.record = {
       id,
       startedAt: new Date().toISOString(),
@@ -134,9 +135,11 @@ export class ExchangeObserver {
     };
     if (!this.operationId) {
       this.record.notes.push(
-        route.kind === 'method-not-allowed'
-          ? `${method} is not an operation of ${parsed.pathname} (allowed: ${route.allowed.join(', ')}): not judged`
-          : `${parsed.pathname} is no path of the contract: not judged`,
+        !parsed || !route
+          ? `the request target ${JSON.stringify(url)} is not a URL: not judged`
+          : route.kind === 'method-not-allowed'
+            ? `${method} is not an operation of ${parsed.pathname} (allowed: ${route.allowed.join(', ')}): not judged`
+            : `${parsed.pathname} is no path of the contract: not judged`,
       );
       return;
     }

@@ -110,7 +110,9 @@ export class HarRecorder {
     const started = new Date();
     const t0 = performance.now();
     let waitMs = 0;
-    const target = new URL(this.upstream.pathname.replace(/\/+$/, '') + url, this.upstream);
+    const path = this.upstream.pathname.replace(/\/+$/, '') + url;
+    // A target that is no URL (`//[`) passed on all the same: the HAR names it as it came.
+    const target = URL.parse(path, this.upstream) ?? { href: `${this.upstream.origin}${path}`, searchParams: [] };
     const requestBody = new BodyTap(this.dir, `${id}-request.${extensionOf(first(headers['content-type']))}`, first(headers['content-type']));
     let response: { status: number; statusText: string; headers: Header[]; body: BodyTap } | undefined;
     return {

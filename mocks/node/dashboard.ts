@@ -70,7 +70,7 @@ export function prefersHtml(accept: string | null): boolean {
 export function dashboardFiles(): (file: string) => Uint8Array | undefined {
   const kept = new Map<string, Uint8Array | undefined>();
   return (file) => {
-    if (!(file in types)) return undefined;
+    if (!Object.hasOwn(types, file)) return undefined;
     if (!kept.has(file)) {
       let bytes: Uint8Array | undefined;
       for (const dir of candidates) {
@@ -105,7 +105,7 @@ export function serveDashboard(
   const file = path.startsWith(dashboardAssetPrefix) ? path.slice(dashboardAssetPrefix.length) : 'index.html';
   const bytes = files(file);
   if (!bytes) {
-    const known = file in types;
+    const known = Object.hasOwn(types, file);
     const body = known ? missing : new TextEncoder().encode(`no dashboard file ${file}\n`);
     res.writeHead(known ? 503 : 404, [
       ...securityHeaders,

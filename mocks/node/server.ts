@@ -10,7 +10,6 @@ import { voiceAudioPath } from '../core/signed-url.js';
 import { randomSecret } from '../core/signer.js';
 import { KeptMap } from '../core/state/kept-map.js';
 import type { StreamTiming } from '../core/state/request-log.js';
-import { controlPrefix } from '../core/target.js';
 import { controlGuard, isLoopbackHost } from './control-guard.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { dashboardFiles, isDashboardRequest, serveDashboard } from './dashboard.js';
@@ -43,12 +42,11 @@ function originOf(host: string, origins: KeptMap<string, string | null>): string
 /** The head of answers that carry no CORS grant (the control API). */
 const noExtra: readonly string[] = [];
 
-/** The path of a request target, origin-form or absolute-form, without its query. */
+/**
+ * The path of a request target, origin-form or absolute-form, without its query, as the core will route
+ * it: URL resolves `..`, `%2e%2e` and `\`, so `/v1/../__mock/reset` must be judged as `/__mock/reset`.
+ */
 function pathOf(target: string): string {
-  if (target.startsWith('/') && !target.startsWith('//')) {
-    const query = target.indexOf('?');
-    return query < 0 ? target : target.slice(0, query);
-  }
   try {
     return new URL(target, 'http://mock.invalid').pathname;
   } catch {
@@ -199,7 +197,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const startedAt = performance.now();
     const path = req.url ?? '/';
     // Only paths that may be the control API (or /__mock, the dashboard without its slash) pay for the check.
-    const controlPath = path.includes(controlPrefix.slice(0, -1)) ? pathOf(path) : undefined;
+    // `__mock` without its slash: a target such as `/v1/..\__mock/reset` resolves to the control API too.
+    const controlPath = path.includes('__mock') ? pathOf(path) : undefined;
     if (controlPath !== undefined && isDashboardRequest(req, controlPath)) {
       const refused = guard.check(req, controlPath, false);
       if (refused) return refuse(req, res, refused);

@@ -158,6 +158,17 @@ describe('the control token', () => {
     ).toBe(200);
   });
 
+  it.each([
+    '/v1/../__mock/state',
+    '/v1/%2e%2E/__mock/state',
+    '/v1/.%2e/__mock/reset',
+    '/v1/..\\__mock/state',
+  ])('is asked for when the path reaches the control API through dot segments: %s', async (path) => {
+    // The core routes URL.pathname, which resolves `..`, `%2e%2e` and `\`: the guard must judge the same path.
+    const answer = await rawGet(server.url, { path, method: 'GET' });
+    expect(answer.status).toBe(401);
+  });
+
   it('is not asked for on a loopback host unless one is given', async () => {
     const loopback = await startMockServer({ port: 0, serviceOptions: testServiceOptions });
     expect(loopback.controlToken).toBeUndefined();

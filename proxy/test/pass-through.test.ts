@@ -121,6 +121,19 @@ describe('the proxy in front of the kit’s mock', () => {
       socket.on('close', () => resolve(text));
     });
     expect(raw).toMatch(/^HTTP\/1\.1 400/);
+    // A request line Node accepts but whose target is no URL: passed on (the mock cuts it: a 502), noted, and
+    // the proxy stays up (its observer threw out of the request handler before).
+    const noUrl = await new Promise<string>((resolve) => {
+      const socket = connect(proxy.port, '127.0.0.1', () =>
+        socket.write('GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (d) => {
+        text += d.toString();
+      });
+      socket.on('close', () => resolve(text));
+    });
+    expect(noUrl).toMatch(/^HTTP\/1\.1 502/);
     const list = await fetch(`${proxy.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } });
     expect(list.status).toBe(200);
     await list.arrayBuffer();
@@ -128,6 +141,7 @@ describe('the proxy in front of the kit’s mock', () => {
     const problems = report.exchanges.flatMap((e) => e.requestProblems);
     expect(problems).toContain('the multipart form does not parse: text after a boundary');
     expect(problems.some((p) => p.includes('not multipart/form-data with a boundary'))).toBe(true);
+    expect(report.exchanges.flatMap((e) => e.notes)).toContain('the request target "//[" is not a URL: not judged');
     expect(report.violations).toEqual([]);
   });
 
@@ -151,6 +165,22 @@ describe('the proxy in front of the kit’s mock', () => {
 });
 
 describe('the HAR of a session', () => {
+  it('records a request whose target is no URL, and the proxy stays up', async () => {
+    const file = join(reportDir, 'no-url.har');
+    const p = await startProxy({ upstream: mock.url, port: 0, har: file });
+    await new Promise<void>((resolve) => {
+      const socket = connect(p.port, '127.0.0.1', () =>
+        socket.write('GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      );
+      socket.on('close', () => resolve());
+      socket.resume();
+    });
+    await (await fetch(`${p.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } })).arrayBuffer();
+    await p.close();
+    const har = JSON.parse(await readFile(file, 'utf8')) as { log: { entries: { request: { url: string } }[] } };
+    expect(har.log.entries.map((e) => e.request.url)).toEqual([`${mock.url}//[`, `${mock.url}/v1/voice/list`]);
+  });
+
   it('holds every exchange; audio and uploads are side files with the very bytes, JSON is inline', async () => {
     const file = join(reportDir, 'session.har');
     const p = await startProxy({ upstream: mock.url, port: 0, har: file });

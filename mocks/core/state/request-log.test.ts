@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { maskKey, type NewRequestLogEntry, RequestLog, type RequestLogEntry } from './request-log.js';
+import {
+  logMessageMaxChars,
+  maskKey,
+  type NewRequestLogEntry,
+  RequestLog,
+  type RequestLogEntry,
+} from './request-log.js';
 
 const entry = (at: number): NewRequestLogEntry => ({
   at,
@@ -57,6 +63,19 @@ describe('RequestLog', () => {
     expect(listed.stream).toEqual({ ttfbMs: 3, chunks: 4, bytes: 100, durationMs: 9, complete: true });
     (listed.stream as { chunks: number }).chunks = 0;
     expect(log.list()[0]?.stream?.chunks).toBe(4);
+  });
+});
+
+describe('RequestLog bounds', () => {
+  it('keeps the first 1,024 characters of an error message (one may echo a 1 MiB input)', () => {
+    const log = new RequestLog(2);
+    const long = `voice_id ${'a'.repeat(900_000)} is unknown`;
+    log.add({ ...entry(1), status: 400, errorCode: 10001, errorMessage: long });
+    log.add({ ...entry(2), status: 400, errorCode: 10001, errorMessage: 'short' });
+    const [first, second] = log.list();
+    expect(first?.errorMessage).toBe(`${long.slice(0, logMessageMaxChars - 1)}…`);
+    expect(first?.errorMessage).toHaveLength(logMessageMaxChars);
+    expect(second?.errorMessage).toBe('short');
   });
 });
 

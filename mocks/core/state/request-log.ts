@@ -26,7 +26,10 @@ export interface RequestLogEntry {
   operationId: OperationId | null;
   /** Milliseconds the service took to make the answer (the whole answer for bytes in memory). */
   durationMs: number | null;
-  /** The envelope's error_code and error_message of a refusal; null on success and for audio. */
+  /**
+   * The envelope's error_code and error_message of a refusal (the message's first 1,024 characters:
+   * some echo the input, up to a 1 MiB body); null on success and for audio.
+   */
   errorCode: number | null;
   errorMessage: string | null;
   /** For a body sent in chunks: measured by the adapter that sent it, null until it ends (or under MSW). */
@@ -45,6 +48,9 @@ export interface Replay {
 
 /** The longest body the log keeps for a replay: the ring stays under ~1 MB at its default 200 entries. */
 export const replayBodyMaxChars = 4096;
+
+/** The longest error message the log keeps: a message that echoes a 1 MiB voice_id must not be kept 200 times. */
+export const logMessageMaxChars = 1024;
 
 /** What the service knows of a request when it logs it; the log numbers it. */
 export type NewRequestLogEntry = Omit<RequestLogEntry, 'seq' | 'stream' | 'body'>;
@@ -90,6 +96,8 @@ export class RequestLog {
     const body = sent === undefined ? undefined : JSON.stringify(sent.body);
     const kept = body !== undefined && body.length <= replayBodyMaxChars ? body : null;
     const entry: RequestLogEntry = { seq: this.lastSeq, ...fields, stream: null, body: kept };
+    if (entry.errorMessage !== null && entry.errorMessage.length > logMessageMaxChars)
+      entry.errorMessage = `${entry.errorMessage.slice(0, logMessageMaxChars - 1)}…`;
     if (streamed !== undefined) this.sending.set(streamed, entry);
     if (sent !== undefined && kept !== null)
       this.replays.set(entry, { method: fields.method, path: fields.path, key: sent.key, body: kept });
