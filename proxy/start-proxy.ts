@@ -29,7 +29,7 @@ export interface ProxyOptions {
   readonly pcmHeaders?: JudgeOptions['pcmHeaders'];
   /** JSON bodies are validated up to this size (default 2 MiB); a larger one is noted, not held. */
   readonly jsonLimitBytes?: number;
-  /** Exchanges kept for the report (default 10,000); counts and violations cover them all. */
+  /** Exchanges, and violations, kept for the report (default 10,000 each); the counts cover them all. */
   readonly maxExchanges?: number;
   /** When given, the session is also recorded as HAR 1.2 in this file (bodies as side files beside it). */
   readonly har?: string;
@@ -104,6 +104,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const exchanges: ExchangeRecord[] = [];
   const violations: Violation[] = [];
   let exchangeCount = 0;
+  let violationCount = 0;
+  let mustCount = 0;
   let upstreamErrors = 0;
   let nextId = 1;
   const har = options.har ? new HarRecorder(options.har, upstream) : undefined;
@@ -138,7 +140,10 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         seen: f.seen,
         exchange: record.id,
       };
-      violations.push(violation);
+      // Kept up to the same cap as exchanges, so a long session against a bad upstream stays bounded.
+      if (violations.length < maxExchanges) violations.push(violation);
+      if (violation.severity === 'must') mustCount++;
+      violationCount++;
       record.violations++;
       options.onViolation?.(violation, record);
     }
@@ -284,7 +289,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   const report = (): ProxyReport => {
-    const must = violations.filter((v) => v.severity === 'must').length;
+    const must = mustCount;
     return {
       upstream: upstream.href,
       startedAt: startedAt.toISOString(),
@@ -292,9 +297,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       ok: must === 0,
       counts: {
         exchanges: exchangeCount,
-        violations: violations.length,
+        violations: violationCount,
         must,
-        should: violations.length - must,
+        should: violationCount - must,
         upstreamErrors,
       },
       exchanges: [...exchanges],

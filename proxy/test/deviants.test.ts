@@ -37,6 +37,25 @@ async function violationsOf(proxy: ProxyServer, path: string, init?: RequestInit
 
 const rulesOf = (vs: readonly Violation[]) => vs.map((v) => v.rule);
 
+describe('a long session against a bad upstream', () => {
+  it('keeps at most maxExchanges violations, and counts them all', async () => {
+    const up = await upstream((_req, _body, res) => sendJson(res, 413, envelope(413, 10001)));
+    const proxy = await startProxy({ upstream: up.url, port: 0, maxExchanges: 2 });
+    open.push(up, proxy);
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${proxy.url}/v1/voice/list`, { headers: key });
+      await res.arrayBuffer();
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    const report = proxy.report();
+    expect([report.exchanges.length, report.violations.length]).toEqual([2, 2]);
+    expect(report.counts.exchanges).toBe(5);
+    expect(report.counts.violations).toBeGreaterThanOrEqual(5);
+    expect(report.counts.must).toBe(report.counts.violations);
+    expect(report.ok).toBe(false);
+  });
+});
+
 describe('the proxy against deviant upstreams', () => {
   it('a wrong error_code for the status (413 with 10001 on upload)', async () => {
     const { proxy } = await behind((_req, _body, res) => sendJson(res, 413, envelope(413, 10001)));
