@@ -224,10 +224,22 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       writeBytesAnswer(refused, res, extra);
       return finish(req, res);
     }
+    let href: string;
+    try {
+      href = urls.of(req, origin);
+    } catch {
+      // Node's parser lets through targets URL cannot read (`//[`): an answer, not a dropped connection.
+      writeBytesAnswer(
+        render(fail('invalidRequest', `request target ${JSON.stringify(path)} is not a URL`)),
+        res,
+        extra,
+      );
+      return finish(req, res);
+    }
     let answered: Answer | Promise<Answer>;
     try {
       // A GET's request is made at once; one with a body once its small body is read.
-      const request = toRequest(req, res, urls.of(req, origin), bodyTimeoutMs);
+      const request = toRequest(req, res, href, bodyTimeoutMs);
       answered =
         request instanceof Promise
           ? request.then(

@@ -169,6 +169,22 @@ describe('the control token', () => {
     expect(answer.status).toBe(401);
   });
 
+  it.each(['//[', 'http://[/x'])(
+    'a request target URL cannot read (%s) gets 400 in the envelope',
+    async (path) => {
+      const answer = await rawGet(server.url, { path, method: 'GET', headers: { 'X-API-Key': 'mock-key' } });
+      expect([answer.status, JSON.parse(answer.body)]).toEqual([
+        400,
+        {
+          error_code: 10001,
+          error_message: `request target ${JSON.stringify(path)} is not a URL`,
+          succeed: false,
+          data: null,
+        },
+      ]);
+    },
+  );
+
   it('is not asked for on a loopback host unless one is given', async () => {
     const loopback = await startMockServer({ port: 0, serviceOptions: testServiceOptions });
     expect(loopback.controlToken).toBeUndefined();
