@@ -121,7 +121,7 @@ describe('the proxy in front of the kit’s mock', () => {
       socket.on('close', () => resolve(text));
     });
     expect(raw).toMatch(/^HTTP\/1\.1 400/);
-    // A request line Node accepts but whose target is no URL: passed on (the mock cuts it: a 502), noted, and
+    // A request line Node accepts but whose target is no URL: passed on (the mock refuses it: a 400), noted, and
     // the proxy stays up (its observer threw out of the request handler before).
     const noUrl = await new Promise<string>((resolve) => {
       const socket = connect(proxy.port, '127.0.0.1', () =>
@@ -133,7 +133,7 @@ describe('the proxy in front of the kit’s mock', () => {
       });
       socket.on('close', () => resolve(text));
     });
-    expect(noUrl).toMatch(/^HTTP\/1\.1 502/);
+    expect(noUrl).toMatch(/^HTTP\/1\.1 400/);
     const list = await fetch(`${proxy.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } });
     expect(list.status).toBe(200);
     await list.arrayBuffer();
