@@ -1,25 +1,8 @@
 import { createMockService } from '../mocks/index.js';
 import { describe, expect, it } from 'vitest';
 import { AudioWatch } from './audio-watch.js';
+import { wav } from './test/upstreams.js';
 
-/** A WAV: 44-byte header, `frames` 16-bit mono samples; sizes overridable. */
-function wav(frames: number, sizes: { riff?: number; data?: number } = {}): Buffer {
-  const data = frames * 2;
-  const b = Buffer.alloc(44 + data, 1);
-  b.write('RIFF', 0, 'latin1');
-  b.writeUInt32LE(sizes.riff ?? 36 + data, 4);
-  b.write('WAVEfmt ', 8, 'latin1');
-  b.writeUInt32LE(16, 16);
-  b.writeUInt16LE(1, 20);
-  b.writeUInt16LE(1, 22);
-  b.writeUInt32LE(24000, 24);
-  b.writeUInt32LE(48000, 28);
-  b.writeUInt16LE(2, 32);
-  b.writeUInt16LE(16, 34);
-  b.write('data', 36, 'latin1');
-  b.writeUInt32LE(sizes.data ?? data, 40);
-  return b;
-}
 
 function feed(watch: AudioWatch, body: Uint8Array, size: number) {
   for (let at = 0; at < body.length; at += size) watch.push(body.subarray(at, at + size));

@@ -1,5 +1,5 @@
 import type { MockSnapshot, MockState } from './mock-state.js';
-import type { StateChange, StateRow, StateTable } from './state-store.js';
+import { type StateChange, type StateRow, type StateTable, stateTables } from './state-store.js';
 import type { UploadRecord } from './uploads.js';
 import type { VoiceRecord } from './voices.js';
 
@@ -12,14 +12,7 @@ import type { VoiceRecord } from './voices.js';
 const voiceKey = (space: string, voiceId: string): string => JSON.stringify([space, voiceId]);
 
 /** Tables a reset or a restore empties; `meta` keeps the signing secret and is rewritten instead. */
-const stateTablesButMeta: readonly StateTable[] = [
-  'upload',
-  'voice',
-  'deleted',
-  'rate',
-  'ledger',
-  'characters',
-];
+const stateTablesButMeta: readonly StateTable[] = stateTables.filter((table) => table !== 'meta');
 
 /** What a store holds besides the snapshot: the clock's advance and the voice_url signing secret. */
 export interface PersistedState {

@@ -12,9 +12,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from './chromium.js';
+import { chromiumPath, launchChromium } from './chromium.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const executablePath = chromiumPath();
@@ -65,15 +65,7 @@ describe.skipIf(missing)('voice-kit/msw under msw/browser in Chromium', () => {
       res.writeHead(200, { 'Content-Type': file[0], 'Cache-Control': 'no-store' }).end(file[1]);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
+    browser = await launchChromium(executablePath);
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));

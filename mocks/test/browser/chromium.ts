@@ -1,4 +1,5 @@
 import { accessSync, constants } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
 
 /** The Chromium binary to drive: $CHROMIUM_PATH, else Debian's; undefined when there is none. */
 export function chromiumPath(): string | undefined {
@@ -13,4 +14,12 @@ export function chromiumPath(): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Starts Debian's Chromium headless, quiet: no sandbox (CI runs as root), no GPU, no calls home. */
+export function launchChromium(executablePath: string | undefined): Promise<Browser> {
+  return chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
 }

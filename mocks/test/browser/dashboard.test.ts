@@ -9,11 +9,11 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../node/server.js';
 import { testServiceOptions } from '../helpers.js';
-import { chromiumPath } from './chromium.js';
+import { chromiumPath, launchChromium } from './chromium.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const root = here('../../../');
@@ -57,15 +57,7 @@ describe.skipIf(missing)('the dashboard in Chromium', () => {
       ),
     );
     server = await startMockServer({ port: 0, host: '127.0.0.1', serviceOptions: testServiceOptions });
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
+    browser = await launchChromium(executablePath);
     page = await browser.newPage({ viewport: { width: 1366, height: 768 }, colorScheme: 'light' });
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     page.on('console', (message) => {
