@@ -69,18 +69,23 @@ export async function spawnPrismProxy(upstream: string): Promise<Spawned> {
   );
 }
 
-/** Uploads one speech recording and creates `count` voices from it, so the list has real entries. */
-export async function seedVoices(url: string, count: number): Promise<void> {
+/** Uploads a synthesized speech recording (the kit's own voice `voice`); resolves with its object key. */
+export async function uploadReference(url: string, voice = 0): Promise<string> {
   const wav = synthesizeToBytes({
     text: 'This is a reference recording for the benchmark. It has a few sentences of clear speech, with short pauses.',
-    voice: systemVoices[0] as VoiceProfile,
+    voice: systemVoices[voice] as VoiceProfile,
     format: 'wav',
   });
   const form = new FormData();
   form.set('scene', 'audio');
   form.set('file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'reference.wav');
   const uploaded = await fetch(`${url}/v1/files/upload`, { method: 'POST', headers: auth, body: form });
-  const objectKey = ((await uploaded.json()) as { data: { object_key: string } }).data.object_key;
+  return ((await uploaded.json()) as { data: { object_key: string } }).data.object_key;
+}
+
+/** Uploads one speech recording and creates `count` voices from it, so the list has real entries. */
+export async function seedVoices(url: string, count: number): Promise<void> {
+  const objectKey = await uploadReference(url);
   for (let i = 0; i < count; i += 1) {
     const saved = await fetch(`${url}/v1/voice/save`, {
       method: 'POST',

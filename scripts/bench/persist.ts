@@ -1,9 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { synthesizeToBytes, systemVoices } from '../../mocks/audio/index.js';
-import type { VoiceProfile } from '../../mocks/audio/types.js';
-import { apiKey } from './http-bench.js';
+import { apiKey, uploadReference } from './http-bench.js';
 import { type LoadResult, load } from './load.js';
 import { freePort, type Spawned, spawnServer } from './servers.js';
 
@@ -22,16 +20,7 @@ async function spawnMockOn(name: string, stateDir?: string): Promise<Spawned> {
 
 /** `count` saves of new voices from one upload, `parallel` at a time: saves per second. */
 async function savesPerSecond(url: string, count: number, parallel: number, prefix: string): Promise<number> {
-  const wav = synthesizeToBytes({
-    text: 'A reference recording for the benchmark, a few seconds of clear speech.',
-    voice: systemVoices[2] as VoiceProfile,
-    format: 'wav',
-  });
-  const form = new FormData();
-  form.set('scene', 'audio');
-  form.set('file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'reference.wav');
-  const uploaded = await fetch(`${url}/v1/files/upload`, { method: 'POST', headers: auth, body: form });
-  const objectKey = ((await uploaded.json()) as { data: { object_key: string } }).data.object_key;
+  const objectKey = await uploadReference(url, 2);
   let next = 0;
   const started = performance.now();
   const worker = async () => {
