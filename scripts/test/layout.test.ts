@@ -8,12 +8,23 @@ import { describe, expect, it } from 'vitest';
 import { circles, type SourceFile, sourceFiles, under } from '../import-graph.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const files = sourceFiles(root, ['openapi', 'mocks', 'conformance', 'fixtures', 'cli', 'proxy', 'scripts']);
+const files = sourceFiles(root, [
+  'openapi',
+  'common',
+  'mocks',
+  'conformance',
+  'fixtures',
+  'cli',
+  'proxy',
+  'scripts',
+]);
 const isTest = (file: SourceFile) => file.path.endsWith('.test.ts') || file.path.split('/').includes('test');
 
 /** What each folder may import of the repository, besides itself; the most specific rule wins. */
 const mayImport: Record<string, readonly string[]> = {
   'openapi/': [],
+  // Small helpers any room may use; they use nothing of the repository.
+  'common/': [],
   'mocks/config/': ['openapi/'],
   'mocks/audio/types.ts': ['openapi/'],
   'mocks/audio/index.ts': ['mocks/audio/'],
@@ -23,17 +34,24 @@ const mayImport: Record<string, readonly string[]> = {
   'mocks/core/': ['mocks/audio/', 'mocks/config/', 'openapi/'],
   'mocks/index.ts': ['mocks/core/', 'mocks/config/'],
   'mocks/msw.ts': ['mocks/core/'],
-  'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/'],
+  'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/', 'common/'],
   // The page at /__mock/: browser code that reads the control API's JSON like any script.
   'mocks/dashboard/': [],
   // voice-kit/node exports the proxy too; nothing else of mocks/node/ uses it.
-  'mocks/node/index.ts': ['mocks/node/', 'mocks/core/', 'mocks/config/', 'openapi/', 'proxy/'],
+  'mocks/node/index.ts': ['mocks/node/', 'mocks/core/', 'mocks/config/', 'openapi/', 'common/', 'proxy/'],
   'conformance/types.ts': [],
   'conformance/checks/': ['openapi/'],
   'conformance/toolkit/': ['conformance/types.ts', 'conformance/checks/', 'openapi/'],
   'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'conformance/checks/', 'openapi/'],
-  'conformance/reporters/': ['conformance/types.ts', 'openapi/generated/'],
-  'conformance/setup/': ['conformance/types.ts', 'conformance/toolkit/', 'openapi/', 'mocks/', 'fixtures/'],
+  'conformance/reporters/': ['conformance/types.ts', 'openapi/generated/', 'common/xml-escape.ts'],
+  'conformance/setup/': [
+    'conformance/types.ts',
+    'conformance/toolkit/',
+    'openapi/',
+    'mocks/',
+    'fixtures/',
+    'common/did-you-mean.ts',
+  ],
   'conformance/run/': [
     'conformance/types.ts',
     'conformance/setup/',
@@ -43,15 +61,14 @@ const mayImport: Record<string, readonly string[]> = {
   ],
   'conformance/index.ts': ['conformance/', 'openapi/'],
   'fixtures/': ['mocks/audio/', 'openapi/'],
-  'cli/': ['conformance/', 'mocks/', 'proxy/'],
+  'cli/': ['conformance/', 'mocks/', 'proxy/', 'common/'],
   'proxy/': [
     'openapi/',
-    'mocks/node/young-sweep.ts',
+    'common/',
     'mocks/audio/containers/',
     'conformance/checks/envelope.ts',
     'conformance/checks/schema.ts',
     'conformance/checks/documented-pairs.ts',
-    'conformance/reporters/junit.ts',
   ],
   'scripts/': ['openapi/', 'mocks/', 'conformance/', 'fixtures/', 'cli/', 'proxy/'],
 };
@@ -59,6 +76,8 @@ const mayImport: Record<string, readonly string[]> = {
 /** What `voice-kit` and `voice-kit/msw` load: web platform only (mocks/core/tsconfig.json checks the types). */
 const platformFree = [
   'openapi/',
+  'common/did-you-mean.ts',
+  'common/xml-escape.ts',
   'mocks/config/',
   'mocks/audio/',
   'mocks/core/',
