@@ -1,4 +1,4 @@
-import type { SynthesisRequest } from '../audio/types.js';
+import type { SynthesisRequest } from '../../audio/types.js';
 import type { ChunkSource } from './answer.js';
 import type { ServiceDeps } from './context.js';
 import { type CompleteAudio, CompleteAudioCache } from './state/complete-audio-cache.js';

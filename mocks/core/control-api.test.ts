@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { synthesizeToBytes, systemVoices } from '../audio/index.js';
+import { synthesizeToBytes, systemVoices } from '../../audio/index.js';
 import { controlIndex } from './control-api.js';
 import { createMockService, type MockService } from './service.js';
 

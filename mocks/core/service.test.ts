@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { synthesizeToBytes, systemVoices } from '../audio/index.js';
+import { synthesizeToBytes, systemVoices } from '../../audio/index.js';
 import { BytesAnswer, StreamAnswer } from './answer.js';
 import type { AudioEngine } from './context.js';
 import { createMockService, type MockService } from './service.js';
@@ -13,7 +13,7 @@ const reference = synthesizeToBytes({
 });
 /** The real engine, except that analysis accepts anything instantly: these tests are about state, not audio. */
 const quickAudio = async (): Promise<AudioEngine> => {
-  const audio = await import('../audio/index.js');
+  const audio = await import('../../audio/index.js');
   const accepted = await audio.analyze(reference);
   return { ...audio, analyze: async () => accepted };
 };

@@ -45,7 +45,7 @@ export interface MockServiceOptions {
    * one, only IP literals and localhost names are checked.
    */
   resolveHost?: (hostname: string) => Promise<readonly string[]>;
-  /** Default: the mocks/audio engine. */
+  /** Default: the audio engine. */
   audio?: AudioEngine;
   /** Check every JSON answer against the OpenAPI description; a violation becomes a 500. Tests turn it on. */
   validateResponses?: boolean;

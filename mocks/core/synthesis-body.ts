@@ -1,4 +1,4 @@
-import type { SynthesisStream } from '../audio/types.js';
+import type { SynthesisStream } from '../../audio/types.js';
 import type { ChunkSource } from './answer.js';
 import type { ServiceDeps } from './context.js';
 import { concat } from './storage.js';

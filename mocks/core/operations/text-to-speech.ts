@@ -1,6 +1,6 @@
+import type { SynthesisRequest, VoiceProfile } from '../../../audio/types.js';
 import type { AudioFormat } from '../../../openapi/contract.js';
 import type { SynthesisRequest as SynthesisRequestBody } from '../../../openapi/generated/voice-service.js';
-import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
 import { BytesAnswer, dropped, StreamAnswer } from '../answer.js';
 import { completeAudio } from '../complete-audio.js';
 import type { Operation, OperationContext } from '../context.js';

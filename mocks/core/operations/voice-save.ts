@@ -1,6 +1,6 @@
+import type { Analysis } from '../../../audio/types.js';
 import { errors, limits, normalizeVoiceId, referenceVerdicts, voiceId } from '../../../openapi/contract.js';
 import type { SaveVoiceRequest } from '../../../openapi/generated/voice-service.js';
-import type { Analysis } from '../../audio/types.js';
 import { unixSeconds } from '../clock.js';
 import type { Operation, OperationContext } from '../context.js';
 import { type Failure, fail, isFailure, ok } from '../envelope.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as audio from '../../audio/index.js';
-import type { SynthesisRequest } from '../../audio/types.js';
+import * as audio from '../../../audio/index.js';
+import type { SynthesisRequest } from '../../../audio/types.js';
 import { BytesAnswer, StreamAnswer } from '../answer.js';
 import type { AudioEngine } from '../context.js';
 import { createMockService } from '../service.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCommittedFixture } from '../../../fixtures/committed.js';
+import { readCommittedFixture } from '../../fixtures/committed.js';
 import { analyze } from '../analysis/analyze.js';
 
 /**

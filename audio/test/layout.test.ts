@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// The layout of mocks/audio (see index.ts): the engine's three folders. Who may import whom, import
+// The layout of audio (see index.ts): the engine's three folders. Who may import whom, import
 // circles and the web-platform rule are checked for the whole repository in scripts/test/layout.test.ts.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const files = (await readdir(root, { recursive: true }))
@@ -12,7 +12,7 @@ const files = (await readdir(root, { recursive: true }))
 const isTest = (file: string) => file.endsWith('.test.ts') || relative(root, file).startsWith('test/');
 const folderOf = (file: string) => relative(root, file).split('/')[0] ?? '';
 
-describe('mocks/audio layout', () => {
+describe('audio layout', () => {
   it('holds the engine in analysis/, synthesis/ and containers/, with index.ts and types.ts at the top', () => {
     const top = files
       .filter((file) => !relative(root, file).includes('/'))

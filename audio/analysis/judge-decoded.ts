@@ -1,4 +1,4 @@
-import { limits } from '../../../openapi/contract.js';
+import { limits } from '../../openapi/contract.js';
 import type { Analysis, AnalyzeOptions, Container } from '../types.js';
 import type { MonoSignal } from './mono-collector.js';
 import { durationVerdict, judgeSpeech, refuse, seconds } from './verdicts.js';

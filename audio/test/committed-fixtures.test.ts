@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import {
-  committedFixturePath,
-  committedFixtures,
-  readCommittedFixture,
-} from '../../../fixtures/committed.js';
+import { committedFixturePath, committedFixtures, readCommittedFixture } from '../../fixtures/committed.js';
 import { analyze } from '../analysis/analyze.js';
 import { sniffContainer } from '../containers/sniff.js';
 

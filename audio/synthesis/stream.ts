@@ -3,7 +3,7 @@
  * from synthesize.ts, which adds the MP3 encoder (lamejs), so that WAV and PCM load no encoder.
  */
 
-import { audioMediaTypes } from '../../../openapi/contract.js';
+import { audioMediaTypes } from '../../openapi/contract.js';
 import type { SynthesisRequest, SynthesisStream } from '../types.js';
 import { SynthesisCaches } from './caches.js';
 import { mp3ByteLength } from './mp3-frames.js';

@@ -9,7 +9,7 @@
  * import(), on first use) the wasm decoders; never ../synthesis/.
  */
 
-import { limits } from '../../../openapi/contract.js';
+import { limits } from '../../openapi/contract.js';
 import { type Sniffed, sniff } from '../containers/sniff.js';
 import { readWav, type WavInfo } from '../containers/wav-riff.js';
 import type { Analysis, AnalyzeOptions, Container } from '../types.js';

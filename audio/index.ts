@@ -14,7 +14,7 @@
  * Web platform only outside test files (no Buffer, node: or process), so it bundles for a browser.
  *
  * @example
- * import { synthesizeToBytes, systemVoices, analyze } from './mocks/audio/index.js';
+ * import { synthesizeToBytes, systemVoices, analyze } from './audio/index.js';
  * const wav = synthesizeToBytes({ text: 'Hello!', voice: systemVoices[0], format: 'wav' });
  * (await analyze(wav)).ok; // true: the kit accepts its own speech as a reference
  */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseBuffer } from 'music-metadata';
 import { describe, expect, it } from 'vitest';
 import wavefile from 'wavefile';
-import { audioMediaTypes } from '../../../openapi/contract.js';
+import { audioMediaTypes } from '../../openapi/contract.js';
 import { analyze } from '../analysis/analyze.js';
 import type { SynthesisRequest } from '../types.js';
 import { synthesize, synthesizeToBytes } from './synthesize.js';

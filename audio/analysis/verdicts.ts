@@ -1,4 +1,4 @@
-import { limits, type ReferenceVerdict } from '../../../openapi/contract.js';
+import { limits, type ReferenceVerdict } from '../../openapi/contract.js';
 import type { Analysis, AnalysisAccepted, AnalyzeOptions, Container } from '../types.js';
 import { detectSpeech } from './speech-detect.js';
 

@@ -5,14 +5,14 @@
  * 60.000 s pass and 2.95 s and 60.05 s do not. Needs ffmpeg and ffprobe on the PATH, so it is a script,
  * not a test; the tests use small committed fixtures made the same way.
  *
- *   npx tsx mocks/audio/test/measure-gapless.ts [seconds…]
+ *   npx tsx audio/test/measure-gapless.ts [seconds…]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { committedFixturePath } from '../../../fixtures/committed.js';
+import { committedFixturePath } from '../../fixtures/committed.js';
 import { analyze } from '../analysis/analyze.js';
 
 const durations = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [2.95, 3, 60, 60.05];

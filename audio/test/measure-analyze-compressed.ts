@@ -4,14 +4,14 @@
  * are made with ffmpeg from the committed espeak-ng speech, looped; so this script, unlike the tests,
  * needs ffmpeg on the PATH. A script, not a test: timings depend on the machine.
  *
- *   npx tsx mocks/audio/test/measure-analyze-compressed.ts [runs]
+ *   npx tsx audio/test/measure-analyze-compressed.ts [runs]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { committedFixturePath } from '../../../fixtures/committed.js';
+import { committedFixturePath } from '../../fixtures/committed.js';
 import { analyze } from '../analysis/analyze.js';
 import { decodeCompressed } from '../analysis/decode-compressed.js';
 import { sniff } from '../containers/sniff.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errors, limits, referenceVerdicts } from '../../../openapi/contract.js';
+import { errors, limits, referenceVerdicts } from '../../openapi/contract.js';
 import { concat, mix, monoWav, noise, seeded, silence, speechLike, tone, writeWav } from '../test/signals.js';
 import type { Analysis, AnalysisAccepted } from '../types.js';
 import { analyze, analyzeDefaults } from './analyze.js';

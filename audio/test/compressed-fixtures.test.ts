@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readCommittedFixture } from '../../../fixtures/committed.js';
+import { readCommittedFixture } from '../../fixtures/committed.js';
 import { analyze } from '../analysis/analyze.js';
 import { webmAudioFrames } from '../containers/webm.js';
 import type { Analysis, AnalysisAccepted } from '../types.js';

@@ -7,7 +7,7 @@ const folder = new URL('../', import.meta.url);
 // Each decoder module costs tens of milliseconds to import (its wasm is inlined). Importing one at the
 // top of any analysis file would put that cost on every start of the mock, so only import() may load them.
 describe('the wasm decoders are loaded on first use, not at import', () => {
-  it('no module of mocks/audio imports a decoder statically (type-only imports aside)', async () => {
+  it('no module of audio imports a decoder statically (type-only imports aside)', async () => {
     // The engine lives in subfolders (analysis/, synthesis/, containers/); test/ holds no engine module.
     const files = (await readdir(folder, { recursive: true })).filter(
       (name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.startsWith('test/'),

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { readCommittedFixture } from '../../../fixtures/committed.js';
+import { readCommittedFixture } from '../../fixtures/committed.js';
 import { sniff } from '../containers/sniff.js';
 import { speechLike, writeMp3 } from '../test/signals.js';
 import { canDecode, decodeCompressed } from './decode-compressed.js';

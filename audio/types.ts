@@ -1,4 +1,4 @@
-import type { AudioFormat, ReferenceVerdict } from '../../openapi/contract.js';
+import type { AudioFormat, ReferenceVerdict } from '../openapi/contract.js';
 
 /** Containers the analyser can recognise from the bytes (never from the file name). */
 export type Container = 'wav' | 'mp3' | 'm4a' | 'ogg' | 'webm' | 'flac' | 'aac' | 'opus' | 'unknown';

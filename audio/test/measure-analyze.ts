@@ -2,7 +2,7 @@
  * Measures how long `analyze` takes on the largest WAVs a reference may be (60 s), and compares the kit's
  * RIFF reader with wavefile's generic decoder. A script, not a test: timings depend on the machine.
  *
- *   npx tsx mocks/audio/test/measure-analyze.ts [runs]
+ *   npx tsx audio/test/measure-analyze.ts [runs]
  */
 import wavefile from 'wavefile';
 import { analyze } from '../analysis/analyze.js';
