@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { synthesizeToBytes, systemVoices } from '../../audio/index.js';
-import { BytesAnswer, StreamAnswer } from './answer.js';
+import { BytesAnswer, StreamAnswer } from './answer/answer.js';
 import type { AudioEngine } from './context.js';
+import { memoryStorage, type Storage } from './platform/storage.js';
 import { createMockService, type MockService } from './service.js';
 import type { StateStore } from './state/state-store.js';
-import { memoryStorage, type Storage } from './storage.js';
 
 const reference = synthesizeToBytes({
   text: 'This is my reference voice, recorded for cloning. It is long enough.',

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { youngSweep } from '../../common/young-sweep.js';
 import type { CoreRequest } from '../core/context.js';
-import { BodyStalled, type DiscardingBody } from '../core/request-body.js';
+import { BodyStalled, type DiscardingBody } from '../core/request/request-body.js';
 import { KeptMap } from '../core/state/kept-map.js';
 
 /** Requests whose body stalled (no byte for the body timeout): their connection is closed after the 408. */

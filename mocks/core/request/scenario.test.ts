@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { errors } from '../../openapi/contract.js';
-import { BytesAnswer, StreamAnswer } from './answer.js';
-import { isFailure } from './envelope.js';
+import { errors } from '../../../openapi/contract.js';
+import { BytesAnswer, StreamAnswer } from '../answer/answer.js';
+import { isFailure } from '../answer/envelope.js';
 import { applyFaults, parsePreferences, preferredResponse } from './scenario.js';
 
 describe('parsePreferences', () => {

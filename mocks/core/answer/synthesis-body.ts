@@ -1,7 +1,7 @@
-import type { SynthesisStream } from '../../audio/types.js';
+import type { SynthesisStream } from '../../../audio/types.js';
+import type { ServiceDeps } from '../context.js';
+import { concat } from '../platform/storage.js';
 import type { ChunkSource } from './answer.js';
-import type { ServiceDeps } from './context.js';
-import { concat } from './storage.js';
 
 /** How the audio of one answer is paced: a wait before the first chunk, and real-time pacing after it. */
 export interface Pacing {

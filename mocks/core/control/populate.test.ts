@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMockService, type MockService } from './service.js';
+import { createMockService, type MockService } from '../service.js';
 
 const base = 'http://mock.test';
 const populate = (service: MockService, body: unknown) =>

@@ -1,9 +1,9 @@
-import { voiceId as voiceIdRule } from '../../openapi/contract.js';
-import type { ServiceDeps } from './context.js';
-import { reservedIds } from './operations/voice-save.js';
-import { voicesChange } from './state/persisted-rows.js';
-import type { VoiceRecord } from './state/voices.js';
-import { concat } from './storage.js';
+import { voiceId as voiceIdRule } from '../../../openapi/contract.js';
+import type { ServiceDeps } from '../context.js';
+import { reservedIds } from '../operations/voice-save.js';
+import { concat } from '../platform/storage.js';
+import { voicesChange } from '../state/persisted-rows.js';
+import type { VoiceRecord } from '../state/voices.js';
 
 /** What POST /__mock/populate, `--populate N` and `createMockService({ populate })` ask for. */
 export interface PopulateOptions {

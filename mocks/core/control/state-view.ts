@@ -1,7 +1,7 @@
-import type { ServiceDeps } from './context.js';
-import { signVoiceUrl, voiceUrlExpiry } from './signed-url.js';
-import type { UploadAnalysis } from './state/mock-state.js';
-import { maskKey } from './state/request-log.js';
+import type { ServiceDeps } from '../context.js';
+import { signVoiceUrl, voiceUrlExpiry } from '../reference/signed-url.js';
+import type { UploadAnalysis } from '../state/mock-state.js';
+import { maskKey } from '../state/request-log.js';
 
 /** The parts of a space key (`organization\0[project\0]environment`, see state/tenancy.ts). */
 const partsOf = (space: string): string[] => space.split('\u0000');

@@ -1,4 +1,4 @@
-import type { KeptMap } from './state/kept-map.js';
+import type { KeptMap } from '../state/kept-map.js';
 
 /** Path prefix of the control API; needs no API key. */
 export const controlPrefix = '/__mock/';

@@ -1,5 +1,5 @@
-import type { CoreRequest } from './context.js';
-import { type Failure, fail } from './envelope.js';
+import { type Failure, fail } from '../answer/envelope.js';
+import type { CoreRequest } from '../context.js';
 
 /**
  * The error a request body fails with when it stops arriving (no byte for the adapter's body timeout):

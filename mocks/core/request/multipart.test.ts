@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { concat } from '../platform/storage.js';
 import { boundaryOf, MultipartError, type PartHead, parameters, readMultipart } from './multipart.js';
-import { concat } from './storage.js';
 
 const encoder = new TextEncoder();
 

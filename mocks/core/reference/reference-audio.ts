@@ -1,8 +1,8 @@
-import { limits } from '../../openapi/contract.js';
-import type { ServiceDeps } from './context.js';
-import { type Failure, fail, isFailure } from './envelope.js';
+import { limits } from '../../../openapi/contract.js';
+import { type Failure, fail, isFailure } from '../answer/envelope.js';
+import type { ServiceDeps } from '../context.js';
+import type { Caller } from '../state/tenancy.js';
 import { fetchReference } from './reference-url.js';
-import type { Caller } from './state/tenancy.js';
 
 /** Reference audio to judge: its bytes, and where they came from. */
 export interface ReferenceAudio {

@@ -1,9 +1,9 @@
-import { upload } from '../../openapi/contract.js';
-import type { CoreRequest } from './context.js';
-import { type Failure, fail } from './envelope.js';
+import { upload } from '../../../openapi/contract.js';
+import { type Failure, fail } from '../answer/envelope.js';
+import type { CoreRequest } from '../context.js';
+import { concat, type Storage, type StorageWriter } from '../platform/storage.js';
 import { boundaryOf, MultipartError, type PartHead, type PartSink, readMultipart } from './multipart.js';
 import { BodyStalled, drain, mediaType } from './request-body.js';
-import { concat, type Storage, type StorageWriter } from './storage.js';
 
 /** A multipart upload form as received: the one file (stored) and the scene field. */
 export interface ReceivedUpload {

@@ -1,5 +1,5 @@
-import { unixSeconds } from './clock.js';
-import type { ServiceDeps } from './context.js';
+import type { ServiceDeps } from '../context.js';
+import { unixSeconds } from '../platform/clock.js';
 
 /** Path prefix of the mock-served reference audio behind every voice_url. */
 export const voiceAudioPath = '/__mock/voice-audio/';

@@ -3,8 +3,8 @@
  * mock sends anywhere (core, Node server, MSW) is rendered here from the one error catalogue
  * (openapi/contract.ts). How the bytes travel is answer.ts.
  */
-import type { ErrorName } from '../../openapi/contract.js';
-import { errors } from '../../openapi/contract.js';
+import type { ErrorName } from '../../../openapi/contract.js';
+import { errors } from '../../../openapi/contract.js';
 import { type BytesAnswer, jsonAnswer, jsonBytesAnswer } from './answer.js';
 
 /** The envelope of §2.1, as every JSON answer of the mock carries it. */

@@ -1,10 +1,10 @@
-import { SynthesisCaches } from '../../audio/synthesis/caches.js';
-import { profileFromReference, systemVoices } from '../../audio/synthesis/voices.js';
-import type { AudioEngine } from './context.js';
+import { SynthesisCaches } from '../../../audio/synthesis/caches.js';
+import { profileFromReference, systemVoices } from '../../../audio/synthesis/voices.js';
+import type { AudioEngine } from '../context.js';
 
-type AnalyzeModule = typeof import('../../audio/analysis/analyze.js');
-type SynthesizeModule = typeof import('../../audio/synthesis/synthesize.js');
-type StreamModule = typeof import('../../audio/synthesis/stream.js');
+type AnalyzeModule = typeof import('../../../audio/analysis/analyze.js');
+type SynthesizeModule = typeof import('../../../audio/synthesis/synthesize.js');
+type StreamModule = typeof import('../../../audio/synthesis/stream.js');
 
 /**
  * The audio engine, imported piece by piece on first use: the analysis pulls in music-metadata
@@ -25,16 +25,16 @@ export function lazyAudioEngine(): AudioEngine & { readonly caches: SynthesisCac
     systemVoices,
     profileFromReference,
     async analyze(bytes, options) {
-      analysis ??= import('../../audio/analysis/analyze.js');
+      analysis ??= import('../../../audio/analysis/analyze.js');
       return (await analysis).analyze(bytes, options);
     },
     async synthesize(request) {
       if (request.format === 'mp3') {
-        synthesis ??= import('../../audio/synthesis/synthesize.js');
+        synthesis ??= import('../../../audio/synthesis/synthesize.js');
         return (await synthesis).synthesize(request, caches);
       }
       // WAV and PCM never load the MP3 encoder (~25 ms the first stream would wait for).
-      plain ??= import('../../audio/synthesis/stream.js');
+      plain ??= import('../../../audio/synthesis/stream.js');
       return (await plain).synthesizeStream(request, caches);
     },
   };

@@ -1,8 +1,8 @@
-import type { OperationId } from '../../openapi/contract.js';
-import { errors } from '../../openapi/contract.js';
-import { documentedStatuses, errorExample } from '../../openapi/validate.js';
-import { type BytesAnswer, type ChunkSource, StreamAnswer } from './answer.js';
-import { type Failure, fail, failureAnswer } from './envelope.js';
+import type { OperationId } from '../../../openapi/contract.js';
+import { errors } from '../../../openapi/contract.js';
+import { documentedStatuses, errorExample } from '../../../openapi/validate.js';
+import { type BytesAnswer, type ChunkSource, StreamAnswer } from '../answer/answer.js';
+import { type Failure, fail, failureAnswer } from '../answer/envelope.js';
 
 /** A fault a client asked for with `Prefer: fault=...`, to test its own error handling. */
 export type Fault =

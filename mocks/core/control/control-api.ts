@@ -1,15 +1,15 @@
-import { type Answer, BytesAnswer } from './answer.js';
-import { clockMoveProblem } from './clock.js';
-import type { CoreRequest, ServiceDeps, Soon } from './context.js';
-import { fail, isFailure, ok, render } from './envelope.js';
-import { analysisView } from './operations/voice-save.js';
+import { type Answer, BytesAnswer } from '../answer/answer.js';
+import { fail, isFailure, ok, render } from '../answer/envelope.js';
+import type { CoreRequest, ServiceDeps, Soon } from '../context.js';
+import { analysisView } from '../operations/voice-save.js';
+import { clockMoveProblem } from '../platform/clock.js';
+import { verifyVoiceUrl, voiceAudioPath } from '../reference/signed-url.js';
+import { readJsonBody } from '../request/request-body.js';
+import { controlPrefix } from '../request/target.js';
+import type { MockSnapshot } from '../state/mock-state.js';
+import { rateResetChange } from '../state/persisted-rows.js';
 import { type PopulateOptions, type PopulateResult, populateProblem } from './populate.js';
-import { readJsonBody } from './request-body.js';
-import { verifyVoiceUrl, voiceAudioPath } from './signed-url.js';
-import type { MockSnapshot } from './state/mock-state.js';
-import { rateResetChange } from './state/persisted-rows.js';
 import { stateView } from './state-view.js';
-import { controlPrefix } from './target.js';
 
 /** What the control API can do to the service that hosts it. */
 export interface Controls {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SynthesisStream } from '../../audio/types.js';
+import type { SynthesisStream } from '../../../audio/types.js';
 import type { ChunkSource } from './answer.js';
 import { completeChunks } from './synthesis-body.js';
 

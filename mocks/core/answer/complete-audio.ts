@@ -1,7 +1,7 @@
-import type { SynthesisRequest } from '../../audio/types.js';
+import type { SynthesisRequest } from '../../../audio/types.js';
+import type { ServiceDeps } from '../context.js';
+import { type CompleteAudio, CompleteAudioCache } from '../state/complete-audio-cache.js';
 import type { ChunkSource } from './answer.js';
-import type { ServiceDeps } from './context.js';
-import { type CompleteAudio, CompleteAudioCache } from './state/complete-audio-cache.js';
 import { collectAudio, completeChunks } from './synthesis-body.js';
 
 /** A complete answer's audio still to render: its chunks, pulled by whoever sends them, and their exact total. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createMockService } from '../service.js';
 import { describeFinding } from './schema-messages.js';
-import { createMockService } from './service.js';
 
 const service = createMockService({ validateResponses: true, logger: { error: () => {} } });
 const send = async (method: string, path: string, body?: string) => {

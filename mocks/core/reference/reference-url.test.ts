@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../config/defaults.js';
-import type { ServiceDeps } from './context.js';
-import { isFailure } from './envelope.js';
+import { defaultConfig } from '../../config/defaults.js';
+import { isFailure } from '../answer/envelope.js';
+import type { ServiceDeps } from '../context.js';
 import { fetchReference, maxReferenceRedirects, notPublicMessage } from './reference-url.js';
 
 const wav = new Uint8Array([82, 73, 70, 70, 1, 2, 3, 4]);

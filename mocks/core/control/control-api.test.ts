@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { synthesizeToBytes, systemVoices } from '../../audio/index.js';
+import { synthesizeToBytes, systemVoices } from '../../../audio/index.js';
+import { createMockService, type MockService } from '../service.js';
 import { controlIndex } from './control-api.js';
-import { createMockService, type MockService } from './service.js';
 
 const service = createMockService({ logger: { error: () => {} } });
 const control = (method: string, path: string) =>

@@ -1,4 +1,4 @@
-import type { MockSnapshot } from './state/mock-state.js';
+import type { MockSnapshot } from '../state/mock-state.js';
 import type { Storage } from './storage.js';
 
 /** Storage that keeps the objects a snapshot refers to, so the snapshot can be restored after a reset. */

@@ -1,9 +1,9 @@
-import { limits } from '../../openapi/contract.js';
-import type { ServiceDeps } from './context.js';
-import { type Failure, fail, isFailure } from './envelope.js';
+import { limits } from '../../../openapi/contract.js';
+import { type Failure, fail, isFailure } from '../answer/envelope.js';
+import type { ServiceDeps } from '../context.js';
+import { concat } from '../platform/storage.js';
+import { readAtMost } from '../request/request-body.js';
 import { isAddressLiteral, isLoopbackName, isPublicAddress } from './public-address.js';
-import { readAtMost } from './request-body.js';
-import { concat } from './storage.js';
 
 /** Redirects a ref_audio URL may take; each hop is checked like the first address. */
 export const maxReferenceRedirects = 5;

@@ -1,5 +1,5 @@
-import { limits, synthesis } from '../../openapi/contract.js';
-import type { Finding } from '../../openapi/validate.js';
+import { limits, synthesis } from '../../../openapi/contract.js';
+import type { Finding } from '../../../openapi/validate.js';
 
 /** Where a finding was made: the query string (values are the strings received) or the JSON body. */
 export type FindingSource = 'query' | 'body';
