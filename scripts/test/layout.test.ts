@@ -37,8 +37,6 @@ const mayImport: Record<string, readonly string[]> = {
   'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/', 'common/'],
   // The page at /__mock/: browser code that reads the control API's JSON like any script.
   'mocks/dashboard/': [],
-  // voice-kit/node exports the proxy too; nothing else of mocks/node/ uses it.
-  'mocks/node/index.ts': ['mocks/node/', 'mocks/core/', 'mocks/config/', 'openapi/', 'common/', 'proxy/'],
   'conformance/types.ts': [],
   'conformance/checks/': ['openapi/'],
   'conformance/toolkit/': ['conformance/types.ts', 'conformance/checks/', 'openapi/'],
@@ -62,6 +60,8 @@ const mayImport: Record<string, readonly string[]> = {
   ],
   'conformance/index.ts': ['conformance/', 'openapi/'],
   'fixtures/': ['audio/', 'openapi/'],
+  // voice-kit/node re-exports the mock's Node server and the proxy, living inside neither.
+  'entries/': ['mocks/node/', 'proxy/'],
   'cli/': ['conformance/', 'mocks/', 'proxy/', 'common/'],
   'proxy/': [
     'openapi/',
