@@ -13,6 +13,7 @@ import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './platform
 import { createSigner, randomSecret, seedSecret } from './platform/signer.js';
 import { memoryStorage, type Storage } from './platform/storage.js';
 import { type Target, targetOf } from './request/target.js';
+import { keepExchange } from './state/exchange.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
 import { clockChange, persistedState, snapshotChange, urlSecretChange } from './state/persisted-rows.js';
 import { memoryStore, type StateChange, type StateRow, type StateStore } from './state/state-store.js';
@@ -307,7 +308,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         const { answer } = handled;
         const durationMs = Math.round((performance.now() - started) * 10) / 10;
         const entry = logEntry(request, handled, deps, target.pathname, durationMs);
-        state.requests.add(entry, answer instanceof StreamAnswer ? answer : undefined, handled.sent);
+        const streamed = answer instanceof StreamAnswer ? answer : undefined;
+        state.requests.add(entry, streamed, handled.sent, keepExchange(request, answer, handled.received));
       }
       return handled.answer;
     };

@@ -8,6 +8,7 @@ import { readJsonBody } from '../request/request-body.js';
 import { controlPrefix } from '../request/target.js';
 import type { MockSnapshot } from '../state/mock-state.js';
 import { rateResetChange } from '../state/persisted-rows.js';
+import { handleJournal, journalIndex } from './journal.js';
 import { type PopulateOptions, type PopulateResult, populateProblem } from './populate.js';
 import { stateView } from './state-view.js';
 
@@ -78,8 +79,9 @@ export const controlIndex: readonly { method: string; path: string; does: string
   {
     method: 'GET',
     path: '/__mock/requests',
-    does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, the timing of streamed bodies, the JSON body of synthesis requests; ?after=N lists only requests numbered above N',
+    does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, the timing of streamed bodies, the JSON body of synthesis requests, the query, the Prefer directives that forced the answer, its X-Mock-Warning and its contract verdict; ?after=N lists only requests numbered above N',
   },
+  ...journalIndex,
   {
     method: 'POST',
     path: '/__mock/requests/replay',
@@ -317,6 +319,8 @@ export async function handleControl(
 ): Promise<Answer> {
   const { pathname } = new URL(request.url);
   if (pathname.startsWith(voiceAudioPath) && request.method === 'GET') return voiceAudio(request, deps);
+  const journal = handleJournal(request, deps, pathname.slice(controlPrefix.length));
+  if (journal) return journal;
   const route = routes[pathname.slice(controlPrefix.length)];
   const handler = route?.[request.method];
   if (handler) return handler(request, deps, controls);

@@ -1,4 +1,7 @@
 import type { OperationId } from '../../../openapi/contract.js';
+import type { KeptExchange } from './exchange.js';
+import { forcedBy, warningsOf } from './forced.js';
+import { type Verdict, verdictOf } from './verdict.js';
 
 /** How a streamed answer went out, as the adapter that wrote it measured it. */
 export interface StreamTiming {
@@ -36,6 +39,14 @@ export interface RequestLogEntry {
   stream: StreamTiming | null;
   /** The JSON body of a synthesis request (up to 4,096 characters), which POST /__mock/requests/replay sends again; else null. */
   body: string | null;
+  /** The URL's query with its `?` ('' without one), its first 2,048 characters: the path above has none. */
+  query: string;
+  /** The `Prefer` directives that made this answer (`code=503`, `latency=300`, `fault=reset`…); [] for a real one. */
+  forced: string[];
+  /** What the mock's `X-Mock-Warning` header said on this answer (the hints a person would miss). */
+  warnings: string[];
+  /** Whether the answer keeps the contract (verdict.ts), judged when the entry is first read; null until then. */
+  verdict: Verdict | null;
 }
 
 /** What sending a logged request again takes: its whole key (never listed) and its body. */
@@ -53,7 +64,16 @@ export const replayBodyMaxChars = 4096;
 export const logMessageMaxChars = 1024;
 
 /** What the service knows of a request when it logs it; the log numbers it. */
-export type NewRequestLogEntry = Omit<RequestLogEntry, 'seq' | 'stream' | 'body'>;
+export type NewRequestLogEntry = Omit<
+  RequestLogEntry,
+  'seq' | 'stream' | 'body' | 'query' | 'forced' | 'warnings' | 'verdict'
+>;
+
+/** A logged entry with what the journal kept of its exchange (undefined for entries logged without one). */
+export interface JournalItem {
+  readonly entry: RequestLogEntry;
+  readonly exchange: KeptExchange | undefined;
+}
 
 /**
  * A key as the log shows it: its ends, enough to tell configured keys apart (`mock-key-staging` →
@@ -84,18 +104,36 @@ export class RequestLog {
   private readonly sending = new WeakMap<object, RequestLogEntry>();
   /** The key and body of replayable entries, beside them (weak: they go when the entry leaves the ring). */
   private readonly replays = new WeakMap<RequestLogEntry, Replay>();
+  /** The request and answer of each entry (the journal's detail), beside it: weak, so it goes with the entry. */
+  private readonly exchanges = new WeakMap<RequestLogEntry, KeptExchange>();
 
   constructor(private readonly capacity: number) {}
 
   /**
    * Logs a request; the entry is kept (and numbered) only while the log has room for any. `streamed`
    * is the answer whose body is still to be sent in chunks: `measured(streamed, …)` completes the entry.
+   * `exchange` is what the journal keeps of the request and its answer (exchange.ts).
    */
-  add(fields: NewRequestLogEntry, streamed?: object, sent?: { key: string; body: unknown }): RequestLogEntry {
+  add(
+    fields: NewRequestLogEntry,
+    streamed?: object,
+    sent?: { key: string; body: unknown },
+    exchange?: KeptExchange,
+  ): RequestLogEntry {
     this.lastSeq += 1;
     const body = sent === undefined ? undefined : JSON.stringify(sent.body);
     const kept = body !== undefined && body.length <= replayBodyMaxChars ? body : null;
-    const entry: RequestLogEntry = { seq: this.lastSeq, ...fields, stream: null, body: kept };
+    const entry: RequestLogEntry = {
+      seq: this.lastSeq,
+      ...fields,
+      stream: null,
+      body: kept,
+      query: exchange ? queryOf(exchange.url) : '',
+      forced: exchange ? forcedBy(exchange.requestHeaders.get('prefer'), fields.status) : [],
+      warnings: exchange ? warningsOf(exchange.answerHeaders) : [],
+      verdict: null,
+    };
+    if (exchange) this.exchanges.set(entry, exchange);
     if (entry.errorMessage !== null && entry.errorMessage.length > logMessageMaxChars)
       entry.errorMessage = `${entry.errorMessage.slice(0, logMessageMaxChars - 1)}…`;
     if (streamed !== undefined) this.sending.set(streamed, entry);
@@ -125,9 +163,31 @@ export class RequestLog {
   /** The entries oldest first; only those numbered above `after` when it is given. */
   list(after = 0): RequestLogEntry[] {
     const ordered = [...this.entries.slice(this.oldest), ...this.entries.slice(0, this.oldest)];
-    return ordered
-      .filter((entry) => entry.seq > after)
-      .map((entry) => ({ ...entry, stream: entry.stream && { ...entry.stream } }));
+    return ordered.filter((entry) => entry.seq > after).map((entry) => this.copyOf(entry));
+  }
+
+  /** The entries oldest first with what the journal kept of each (for the detail, the count and the HAR). */
+  items(): JournalItem[] {
+    const ordered = [...this.entries.slice(this.oldest), ...this.entries.slice(0, this.oldest)];
+    return ordered.map((entry) => ({ entry: this.copyOf(entry), exchange: this.exchanges.get(entry) }));
+  }
+
+  /** One entry and its exchange, by number; undefined when it is not (or no longer) in the log. */
+  item(seq: number): JournalItem | undefined {
+    const entry = this.entries.find((e) => e.seq === seq);
+    return entry && { entry: this.copyOf(entry), exchange: this.exchanges.get(entry) };
+  }
+
+  /** A copy to hand out, judged first: the verdict is made once, when an entry is first read, not on every request. */
+  private copyOf(entry: RequestLogEntry): RequestLogEntry {
+    entry.verdict ??= verdictOf(entry, this.exchanges.get(entry));
+    return {
+      ...entry,
+      stream: entry.stream && { ...entry.stream },
+      forced: [...entry.forced],
+      warnings: [...entry.warnings],
+      verdict: { ...entry.verdict, problems: [...entry.verdict.problems] },
+    };
   }
 
   /** How to send a logged request again; undefined when it is not in the log or keeps no body. */
@@ -141,9 +201,18 @@ export class RequestLog {
     return { lastSeq: this.lastSeq, clears: this.clears, size: this.entries.length, capacity: this.capacity };
   }
 
+  /** Empties the log (the numbering goes on); `clears` moves, which tells readers to start over. */
   clear(): void {
     this.entries = [];
     this.oldest = 0;
     this.clears += 1;
   }
+}
+
+/** The query of an absolute URL, with its `?`; '' without one. */
+function queryOf(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark < 0) return '';
+  const hash = url.indexOf('#', mark);
+  return hash < 0 ? url.slice(mark) : url.slice(mark, hash);
 }
