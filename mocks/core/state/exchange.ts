@@ -1,6 +1,5 @@
 import { apiKeyHeader } from '../../../openapi/contract.js';
 import { type Answer, BytesAnswer, DroppedAnswer } from '../answer/answer.js';
-import type { CoreRequest } from '../context.js';
 
 /**
  * What the request journal keeps of one exchange beyond its log line, for GET /__mock/requests/{seq}
@@ -74,7 +73,7 @@ export const maskedHeaders: ReadonlySet<string> = new Set([apiKeyHeader.toLowerC
 const uploads = new WeakMap<object, UploadSummary>();
 
 /** Called by the upload reader once a form is read (or refused), so the journal can show what it held. */
-export function noteUpload(request: CoreRequest, summary: UploadSummary): void {
+export function noteUpload(request: object, summary: UploadSummary): void {
   uploads.set(request, summary);
 }
 
@@ -109,7 +108,11 @@ const isJson = (headers: Readonly<Record<string, string>>) =>
  * What the journal keeps of a request and its answer. `received` is the JSON body the pipeline read
  * (undefined when there was none or it was no JSON). Cheap on every request: references and a slice.
  */
-export function keepExchange(request: CoreRequest, answer: Answer, received: unknown): KeptExchange {
+export function keepExchange(
+  request: { readonly url: string; readonly headers: HeaderSource },
+  answer: Answer,
+  received: unknown,
+): KeptExchange {
   const bytesAnswer = answer instanceof BytesAnswer ? answer : undefined;
   const answerHeaders = answer instanceof DroppedAnswer ? {} : answer.headers;
   const json = bytesAnswer !== undefined && isJson(answerHeaders);
