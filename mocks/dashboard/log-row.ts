@@ -30,10 +30,11 @@ export interface RowContext {
   opened: Map<number, ExchangeDetail | Error | null>;
 }
 
-/** A path that wraps only after a `/`, `?` or `&`, never inside a word. */
+/** A path that wraps only after a `/`, `?` or `&`: each segment unbroken (not at its hyphens either). */
 function pathText(method: string, target: string): Child[] {
   const parts: Child[] = [`${method} `];
-  for (const piece of target.split(/(?<=[/?&])/)) parts.push(piece, h('wbr'));
+  for (const piece of target.split(/(?<=[/?&])/))
+    parts.push(h('span', { class: 'segment' }, piece), h('wbr'));
   return parts;
 }
 
