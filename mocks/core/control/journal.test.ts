@@ -113,6 +113,41 @@ describe('GET /__mock/requests/<seq>: one request in full', () => {
   });
 });
 
+describe('what the journal keeps stays bounded whatever is sent', () => {
+  it('keeps 4,096 characters of a 1 MiB body, 2,048 of a long URL, 16 part names, no large answer', async () => {
+    const target = createMockService(quiet);
+    const huge = JSON.stringify({ generate_text: 'y'.repeat(1_048_000), speed: -1 });
+    await call(target, '/v1/text-to-speech', withKey({ ...json({}), body: huge }));
+    await call(target, `/v1/voice/list?x=${'q'.repeat(10_000)}`, withKey());
+    const form = new FormData();
+    for (let i = 0; i < 40; i++) form.append(`extra${i}`, 'v');
+    await call(target, '/v1/files/upload', withKey({ method: 'POST', body: form }));
+    // A refusal that echoes a 64 KiB voice_id: a JSON answer over the 32 KiB the journal keeps.
+    await call(target, '/v1/voice/save', withKey(json({ voice_id: 'v'.repeat(65_536), ref_audio: 'obj_x' })));
+    const detail = async (seq: number) => (await call(target, `/__mock/requests/${seq}`)).data;
+    expect((await detail(1)).request.body.text).toHaveLength(4096);
+    expect((await detail(2)).request.url).toHaveLength(2048);
+    expect((await detail(2)).query.length).toBeLessThanOrEqual(2048);
+    expect((await detail(3)).request.upload.fields).toHaveLength(16);
+    const echoed = await detail(4);
+    expect(echoed.status).toBe(400);
+    expect(echoed.answer.body).toBeNull();
+    expect(echoed.verdict).toEqual({ ok: true, problems: [], checked: 'status' });
+  });
+
+  it('masks the control token as it masks keys', async () => {
+    const target = createMockService(quiet);
+    await call(
+      target,
+      '/v1/voice/list',
+      withKey({ headers: { 'X-Mock-Control-Token': 'secret-control-token' } }),
+    );
+    const { data } = await call(target, '/__mock/requests/1');
+    expect(JSON.stringify(data)).not.toContain('secret-control-token');
+    expect(data.request.headers).toContainEqual({ name: 'x-mock-control-token', value: 'secr…oken' });
+  });
+});
+
 describe('forced answers and warnings are marked', () => {
   it('names the Prefer directives that made an answer, and only those', async () => {
     const target = createMockService(quiet);
