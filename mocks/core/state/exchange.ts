@@ -109,7 +109,7 @@ const isJson = (headers: Readonly<Record<string, string>>) =>
  * (undefined when there was none or it was no JSON). Cheap on every request: references and a slice.
  */
 export function keepExchange(
-  request: { readonly url: string; readonly headers: HeaderSource },
+  request: { readonly method: string; readonly url: string; readonly headers: HeaderSource },
   answer: Answer,
   received: unknown,
 ): KeptExchange {
@@ -120,7 +120,8 @@ export function keepExchange(
     url: request.url.length > urlMaxChars ? request.url.slice(0, urlMaxChars) : request.url,
     requestHeaders: request.headers,
     requestBody: jsonText(received),
-    upload: uploads.get(request) ?? null,
+    // Only an upload form is noted: a GET spares the lookup.
+    upload: (request.method === 'POST' && uploads.get(request)) || null,
     answerHeaders,
     answerJson: json && bytesAnswer.bytes.byteLength <= journalAnswerMaxBytes ? bytesAnswer.bytes : null,
     answerBytes: bytesAnswer ? bytesAnswer.bytes.byteLength : announcedLength(answerHeaders),
