@@ -22,7 +22,11 @@ function postData(view: ExchangeView) {
       // The file itself is never kept: its part names the file and says what it held.
       params: upload.fields.map((name) =>
         name === 'file' && upload.fileName !== null
-          ? { name, fileName: upload.fileName, contentType: upload.container ?? 'unknown' }
+          ? {
+              name,
+              fileName: upload.fileName,
+              comment: `${upload.container ?? 'unknown'} container, not kept`,
+            }
           : { name, ...(name === 'scene' && upload.scene !== null ? { value: upload.scene } : {}) },
       ),
       text: '',

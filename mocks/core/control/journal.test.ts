@@ -257,6 +257,22 @@ describe('GET /__mock/requests/har and clearing the log', () => {
     expect(speech.response.content.comment).toMatch(/^wav audio, [\d.]+ s, not kept$/);
   });
 
+  it("names an upload form's fields and file in the HAR, without its bytes", async () => {
+    const target = createMockService(quiet);
+    const form = new FormData();
+    form.set('scene', 'audio');
+    form.set('file', new Blob([reference.slice()]), 'ref.wav');
+    await call(target, '/v1/files/upload', withKey({ method: 'POST', body: form }));
+    const har = await (await target.fetch(new Request('http://mock.test/__mock/requests/har'))).json();
+    const { postData, bodySize } = har.log.entries[0].request;
+    expect(postData.params).toEqual([
+      { name: 'scene', value: 'audio' },
+      { name: 'file', fileName: 'ref.wav', comment: 'wav container, not kept' },
+    ]);
+    expect(postData.text).toBe('');
+    expect(bodySize).toBe(reference.byteLength);
+  });
+
   it('POST /__mock/requests/clear empties the log and keeps the state', async () => {
     const target = createMockService(quiet);
     const form = new FormData();
