@@ -32,7 +32,6 @@ describe('POST /__mock/populate', () => {
     expect(view.data.voices.map((v: { source: string }) => v.source)).toEqual(['populated', 'populated']);
   });
 
-
   it('makes N voices with ids, spread creation times and playable, usable reference recordings', async () => {
     const service = createMockService({ seed: 5 });
     const answer = await populate(service, { voices: 30, seed: 9 });
