@@ -30,6 +30,19 @@ describe('POST /__mock/populate', () => {
     await populate(service, { voices: 2, seed: 9 });
     const view = await (await service.fetch(new Request(`${base}/__mock/state`))).json();
     expect(view.data.voices.map((v: { source: string }) => v.source)).toEqual(['populated', 'populated']);
+    // A snapshot keeps the mark: restored, they are still "populated" (the snapshot schema takes it).
+    const snapshot = await (await service.fetch(new Request(`${base}/__mock/snapshot`))).text();
+    await service.fetch(new Request(`${base}/__mock/reset`, { method: 'POST' }));
+    const restored = await service.fetch(
+      new Request(`${base}/__mock/restore`, {
+        method: 'POST',
+        body: snapshot,
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    );
+    expect(restored.status).toBe(200);
+    const again = await (await service.fetch(new Request(`${base}/__mock/state`))).json();
+    expect(again.data.voices.map((v: { source: string }) => v.source)).toEqual(['populated', 'populated']);
   });
 
   it('makes N voices with ids, spread creation times and playable, usable reference recordings', async () => {
