@@ -65,9 +65,16 @@ const audioHeadBytes = 64;
 /** Bytes of an uploaded file's start kept, to sniff its container (an ID3 tag may come first). */
 export const uploadHeadBytes = 512;
 
-/** The header whose value the journal masks like X-API-Key: the control token. */
+/** The control token's header: the journal masks it like X-API-Key. */
 export const controlTokenHeader = 'x-mock-control-token';
-export const maskedHeaders: ReadonlySet<string> = new Set([apiKeyHeader.toLowerCase(), controlTokenHeader]);
+/** Headers whose values are secrets: shown by their ends only (`maskKey`), in the API, the page and the HAR. */
+export const maskedHeaders: ReadonlySet<string> = new Set([
+  apiKeyHeader.toLowerCase(),
+  controlTokenHeader,
+  // The service does not use them, but an app may send its own credentials along.
+  'authorization',
+  'proxy-authorization',
+]);
 
 // The upload reader notes a form's summary under its request; weak, so nothing outlives the request.
 const uploads = new WeakMap<object, UploadSummary>();
