@@ -135,16 +135,18 @@ describe('what the journal keeps stays bounded whatever is sent', () => {
     expect(echoed.verdict).toEqual({ ok: true, problems: [], checked: 'status' });
   });
 
-  it('masks the control token as it masks keys', async () => {
+  it('masks the control token and an Authorization header as it masks keys', async () => {
     const target = createMockService(quiet);
-    await call(
-      target,
-      '/v1/voice/list',
-      withKey({ headers: { 'X-Mock-Control-Token': 'secret-control-token' } }),
-    );
+    const headers = {
+      'X-Mock-Control-Token': 'secret-control-token',
+      Authorization: 'Bearer app-secret-token',
+    };
+    await call(target, '/v1/voice/list', withKey({ headers }));
     const { data } = await call(target, '/__mock/requests/1');
     expect(JSON.stringify(data)).not.toContain('secret-control-token');
+    expect(JSON.stringify(data)).not.toContain('app-secret');
     expect(data.request.headers).toContainEqual({ name: 'x-mock-control-token', value: 'secr…oken' });
+    expect(data.request.headers).toContainEqual({ name: 'authorization', value: 'Bear…oken' });
   });
 });
 
