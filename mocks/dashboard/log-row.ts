@@ -59,6 +59,18 @@ function marks(entry: LogEntry): HTMLElement {
   );
 }
 
+/** Reads an opened request's detail again (its stream has ended since). */
+async function reread(entry: LogEntry, { client, opened, redraw }: RowContext) {
+  opened.set(entry.seq, null);
+  try {
+    const detail = await client.json<ExchangeDetail>(`/__mock/requests/${entry.seq}`);
+    if (opened.has(entry.seq)) opened.set(entry.seq, detail);
+  } catch (error) {
+    if (opened.has(entry.seq)) opened.set(entry.seq, error as Error);
+  }
+  redraw();
+}
+
 /** Opens or closes a request's detail, reading it from the mock the first time. */
 async function toggle(entry: LogEntry, { client, opened, redraw }: RowContext) {
   if (opened.has(entry.seq)) {
@@ -146,12 +158,15 @@ export function logRow(entry: LogEntry, context: RowContext): HTMLElement[] {
   return rows;
 }
 
-function openedPart(entry: LogEntry, { opened }: RowContext, details: Child[]): Child {
-  const detail = opened.get(entry.seq);
+function openedPart(entry: LogEntry, context: RowContext, details: Child[]): Child {
+  const detail = context.opened.get(entry.seq);
   if (detail === null || detail === undefined)
     return h('p', { class: 'muted' }, `Reading request ${entry.seq}…`);
   if (detail instanceof Error)
     return h('p', { class: 'error-text' }, `Request ${entry.seq} could not be read: ${detail.message}`);
+  // Opened while its body was still streaming: read it again once the body has ended, for its size
+  // and duration (set to null first, so it is read again once).
+  if (detail.stream === null && entry.stream !== null) void reread(entry, context);
   // The entry as polled is newer than the detail read once (a stream's timing arrives after it ends).
   return exchangeDetail({ ...detail, ...entry }, details);
 }

@@ -147,6 +147,25 @@ describe.skipIf(missing)('the request journal in Chromium', () => {
     await page.getByLabel(/^Audio of request \d+$/).waitFor({ timeout: 3000 });
   });
 
+  it('a stream opened while it plays gets its size and duration once its body has ended', async () => {
+    // Real-time pace: the body takes seconds, so the row is opened before the body has ended.
+    const streaming = send(
+      '/v1/text-to-speech/stream',
+      json(
+        { generate_text: 'This sentence is streamed at the pace of speech.' },
+        { Prefer: 'pace=realtime' },
+      ),
+    );
+    const stream = row(/POST \/v1\/text-to-speech\/stream.*forced: pace=realtime/);
+    await stream.waitFor({ timeout: 5000 });
+    await stream.getByRole('button', { name: /^Open request \d+$/ }).click();
+    const detail = page.getByRole('region', { name: /^Request \d+ in full$/ }).filter({ hasText: '/stream' });
+    await detail.getByText(/^Audio: wav · \? s · size unknown$/).waitFor({ timeout: 3000 });
+    expect((await streaming).status).toBe(200);
+    await detail.getByText(/^Audio: wav · [\d.]+ s · [\d.]+ kB$/).waitFor({ timeout: 5000 });
+    await stream.getByRole('button', { name: /^Close request \d+$/ }).click();
+  });
+
   it('lays paths out to wrap only between segments', async () => {
     const cell = row('GET /v1/voice/list?page_size=2').getByRole('cell').nth(2);
     const layout = await cell.evaluate((td) => ({
