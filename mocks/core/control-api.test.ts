@@ -25,6 +25,18 @@ describe('GET /__mock/ (the control API index)', () => {
     },
   );
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'reset/constructor'])(
+    '/__mock/%s, named like an Object.prototype member, is no control operation (404)',
+    async (name) => {
+      for (const method of ['GET', 'POST']) {
+        const res = await control(method, `/__mock/${name}`);
+        expect([method, res.status]).toEqual([method, 404]);
+      }
+      // A real route's methods are own names too: `constructor` is no method of /__mock/reset.
+      expect((await control('CONSTRUCTOR', '/__mock/reset')).status).toBe(405);
+    },
+  );
+
   it('an unknown control path still says where to look', async () => {
     const res = await control('GET', '/__mock/nothing');
     expect(res.status).toBe(404);

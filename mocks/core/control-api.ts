@@ -317,8 +317,10 @@ export async function handleControl(
 ): Promise<Answer> {
   const { pathname } = new URL(request.url);
   if (pathname.startsWith(voiceAudioPath) && request.method === 'GET') return voiceAudio(request, deps);
-  const route = routes[pathname.slice(controlPrefix.length)];
-  const handler = route?.[request.method];
+  // Own names only: `/__mock/constructor` or `/__mock/__proto__` is no control operation (404, not 405).
+  const name = pathname.slice(controlPrefix.length);
+  const route = Object.hasOwn(routes, name) ? routes[name] : undefined;
+  const handler = route && Object.hasOwn(route, request.method) ? route[request.method] : undefined;
   if (handler) return handler(request, deps, controls);
   if (route) {
     const allowed = Object.keys(route).join(', ');
