@@ -4,7 +4,7 @@ import type { CoreRequest, ServiceDeps, Soon } from './context.js';
 import { fail, isFailure, ok, render } from './envelope.js';
 import { analysisView } from './operations/voice-save.js';
 import { type PopulateOptions, type PopulateResult, populateProblem } from './populate.js';
-import { readJsonBody } from './request-body.js';
+import { jsonBodyCap, readJsonBody } from './request-body.js';
 import { verifyVoiceUrl, voiceAudioPath } from './signed-url.js';
 import type { MockSnapshot } from './state/mock-state.js';
 import { rateResetChange } from './state/persisted-rows.js';
@@ -24,6 +24,9 @@ export interface Controls {
 }
 
 type Handler = (request: CoreRequest, deps: ServiceDeps, controls: Controls) => Promise<Answer>;
+
+/** The JSON body cap of control requests: POST /__mock/speak carries a text as long as a synthesis. */
+const bodyCap = (deps: ServiceDeps) => jsonBodyCap(deps.config.maxTextLength);
 
 const clockData = (deps: ServiceDeps) => {
   const now = deps.clock.now();
@@ -139,7 +142,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   clock: { GET: async (_r, deps) => ok(clockData(deps)) },
   'clock/advance': {
     POST: async (request, deps, controls) => {
-      const body = (await readJsonBody(request)) as { seconds?: unknown };
+      const body = (await readJsonBody(request, bodyCap(deps))) as { seconds?: unknown };
       if (isFailure(body)) return render(body);
       const seconds = body?.seconds;
       if (typeof seconds !== 'number') {
@@ -158,7 +161,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
     // mock (the conformance suite does ~18 uploads a run; the quota is 30 an hour) start from zero.
     POST: async (request, deps) => {
       const empty = request.body === null || request.headers.get('content-length') === '0';
-      const body = empty ? {} : await readJsonBody(request);
+      const body = empty ? {} : await readJsonBody(request, bodyCap(deps));
       if (isFailure(body)) return render(body);
       const key = (body as { key?: unknown } | null)?.key;
       if (key === undefined) {
@@ -177,7 +180,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   populate: {
     POST: async (request, deps, controls) => {
       const empty = request.body === null || request.headers.get('content-length') === '0';
-      const body = empty ? {} : await readJsonBody(request);
+      const body = empty ? {} : await readJsonBody(request, bodyCap(deps));
       if (isFailure(body)) return render(body);
       const problem = populateProblem(body, deps);
       if (typeof problem === 'string') return render(fail('invalidRequest', problem));
@@ -215,7 +218,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
 
 /** POST /__mock/uploads/analyze {"objectKey"}: the reference analysis of an upload, kept for the state view. */
 async function analyzeUpload(request: CoreRequest, deps: ServiceDeps): Promise<Answer> {
-  const body = await readJsonBody(request);
+  const body = await readJsonBody(request, bodyCap(deps));
   if (isFailure(body)) return render(body);
   const objectKey = (body as { objectKey?: unknown } | null)?.objectKey;
   const upload = typeof objectKey === 'string' ? deps.state.uploads.get(objectKey) : undefined;
@@ -238,7 +241,7 @@ async function analyzeUpload(request: CoreRequest, deps: ServiceDeps): Promise<A
  * that key's request would be; the key itself never leaves the mock.
  */
 async function speak(request: CoreRequest, deps: ServiceDeps, controls: Controls): Promise<Answer> {
-  const body = (await readJsonBody(request)) as Record<string, unknown> | null;
+  const body = (await readJsonBody(request, bodyCap(deps))) as Record<string, unknown> | null;
   if (isFailure(body)) return render(body);
   const { organization, environment, voiceId, text, format } = body ?? {};
   if (typeof organization !== 'string' || typeof environment !== 'string' || typeof text !== 'string')
@@ -273,7 +276,7 @@ async function speak(request: CoreRequest, deps: ServiceDeps, controls: Controls
  * synthesis is deterministic). It is a new request: logged and billed. The log keeps no audio.
  */
 async function replay(request: CoreRequest, deps: ServiceDeps, controls: Controls): Promise<Answer> {
-  const body = await readJsonBody(request);
+  const body = await readJsonBody(request, bodyCap(deps));
   if (isFailure(body)) return render(body);
   const seq = (body as { seq?: unknown } | null)?.seq;
   const logged = typeof seq === 'number' ? deps.state.requests.replay(seq) : undefined;

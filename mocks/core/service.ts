@@ -304,10 +304,15 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     const started = performance.now();
     const logged = (handled: Handled): Answer => {
       if (!target.control) {
-        const { answer } = handled;
-        const durationMs = Math.round((performance.now() - started) * 10) / 10;
-        const entry = logEntry(request, handled, deps, target.pathname, durationMs);
-        state.requests.add(entry, answer instanceof StreamAnswer ? answer : undefined, handled.sent);
+        // The log never costs an answer: a line that cannot be made is reported, the answer still goes.
+        try {
+          const { answer } = handled;
+          const durationMs = Math.round((performance.now() - started) * 10) / 10;
+          const entry = logEntry(request, handled, deps, target.pathname, durationMs);
+          state.requests.add(entry, answer instanceof StreamAnswer ? answer : undefined, handled.sent);
+        } catch (error) {
+          logger.error(`the request log could not record ${request.method} ${target.pathname}`, error);
+        }
       }
       return handled.answer;
     };
