@@ -8,6 +8,7 @@ import { jsonBodyCap, readJsonBody } from './request-body.js';
 import { verifyVoiceUrl, voiceAudioPath } from './signed-url.js';
 import type { MockSnapshot } from './state/mock-state.js';
 import { rateResetChange } from './state/persisted-rows.js';
+import { voiceAudioMediaTypes } from './state/voices.js';
 import { stateView } from './state-view.js';
 import { controlPrefix } from './target.js';
 
@@ -302,8 +303,20 @@ async function voiceAudio(request: CoreRequest, deps: ServiceDeps): Promise<Answ
   const voice = deps.state.voices.findByRef(ref);
   const bytes = voice && (await deps.storage.read(voice.audioId));
   if (!voice || !bytes) return render(fail('routeNotFound', 'this voice no longer exists'));
-  return new BytesAnswer(200, bytes, { 'Content-Type': voice.audioMediaType });
+  if (!(voiceAudioMediaTypes as readonly string[]).includes(voice.audioMediaType))
+    throw new Error(`voice ${voice.voiceId} has a non-audio media type ${voice.audioMediaType}`);
+  return new BytesAnswer(200, bytes, { 'Content-Type': voice.audioMediaType, ...voiceAudioHeaders });
 }
+
+/**
+ * Voice audio is served from the mock's own origin, which the control API trusts: whatever the bytes
+ * are, a browser must neither sniff them into a page nor run anything in them (red-team D4).
+ */
+export const voiceAudioHeaders = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "sandbox; default-src 'none'",
+  'Content-Disposition': 'inline',
+} as const;
 
 /**
  * The control API under /__mock/ (JSON envelopes, no API key): GET /__mock/ (an index), POST reset, GET snapshot, POST restore,

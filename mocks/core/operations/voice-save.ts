@@ -16,6 +16,14 @@ const containerTypes: Record<string, string> = {
   webm: 'audio/webm',
 };
 
+/** The media type of an accepted reference: only audio types (voiceAudioMediaTypes), never a guess. */
+function audioMediaTypeOf(container: string): string {
+  const type = containerTypes[container];
+  // The analysis accepts no other container: a bug, loud (a 500), not a voice served as anything else.
+  if (type === undefined) throw new Error(`no audio media type for an accepted ${container} reference`);
+  return type;
+}
+
 /** Checks a normalized new voice id against §2.3 and §4.2 rules 1 and 2 (not yet against existing voices). */
 export function checkNewVoiceId(id: string, reserved: ReadonlySet<string>): Failure | undefined {
   if (id.length > limits.voiceIdMaxLength.value) {
@@ -119,7 +127,7 @@ async function createVoice(context: OperationContext, id: string, ref: string): 
     createdAt,
     ref: ref32,
     audioId,
-    audioMediaType: containerTypes[analysis.container] ?? 'application/octet-stream',
+    audioMediaType: audioMediaTypeOf(analysis.container),
     ownsAudio: !reference.uploadId,
     account: caller.account,
     profile: deps.audio.profileFromReference(id, { pitchHz: analysis.pitchHz }, deps.seed),
