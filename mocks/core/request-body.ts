@@ -1,5 +1,5 @@
 import type { CoreRequest } from './context.js';
-import { type Failure, fail } from './envelope.js';
+import { type Failure, fail, quoted } from './envelope.js';
 
 /**
  * The error a request body fails with when it stops arriving (no byte for the adapter's body timeout):
@@ -81,7 +81,7 @@ export async function readJsonBody(request: CoreRequest, cap: number): Promise<u
   const type = mediaType(request.headers.get('content-type'));
   if (type !== 'application/json') {
     await drain(request.body);
-    return fail('invalidRequest', `Content-Type must be application/json, got "${type || 'none'}"`);
+    return fail('invalidRequest', `Content-Type must be application/json, got ${quoted(type || 'none')}`);
   }
   if (!request.body) return fail('invalidRequest', 'request body is empty; expected a JSON object');
   if (Number(request.headers.get('content-length')) > cap) {

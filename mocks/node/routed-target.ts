@@ -1,4 +1,4 @@
-import { type Failure, fail } from '../core/envelope.js';
+import { type Failure, fail, quoted } from '../core/envelope.js';
 import type { KeptMap } from '../core/state/kept-map.js';
 import { type Target, targetOf } from '../core/target.js';
 import type { RecentUrls } from './read-request.js';
@@ -57,13 +57,12 @@ export function routedTarget(
   memos: RouteMemos,
 ): Routed | Failure {
   const origin = host === undefined ? fallbackOrigin : originOf(host, memos.origins);
-  if (origin === null)
-    return fail('invalidRequest', `Host header ${JSON.stringify(host)} is not host[:port]`);
+  if (origin === null) return fail('invalidRequest', `Host header ${quoted(host ?? '')} is not host[:port]`);
   try {
     const href = memos.urls.of(rawTarget, origin);
     return { href, target: targetOf(href, memos.targets) };
   } catch {
     // Node's parser lets through targets URL cannot read (`//[`): an answer, not a dropped connection.
-    return fail('invalidRequest', `request target ${JSON.stringify(rawTarget)} is not a URL`);
+    return fail('invalidRequest', `request target ${quoted(rawTarget)} is not a URL`);
   }
 }

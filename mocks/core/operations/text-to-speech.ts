@@ -4,7 +4,7 @@ import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
 import { BytesAnswer, dropped, StreamAnswer } from '../answer.js';
 import { completeAudio } from '../complete-audio.js';
 import type { Operation, OperationContext } from '../context.js';
-import { type Failure, fail } from '../envelope.js';
+import { type Failure, fail, quoted } from '../envelope.js';
 import type { CompleteAudio } from '../state/complete-audio-cache.js';
 import { charactersChange } from '../state/persisted-rows.js';
 import { audioChunks } from '../synthesis-body.js';
@@ -44,7 +44,10 @@ function checkOption(
   allowed: readonly string[],
 ): Failure | undefined {
   if (value === undefined || allowed.includes(value)) return undefined;
-  return fail('unsupportedOption', `${name} "${value}" is not enabled; enabled are ${allowed.join(', ')}`);
+  return fail(
+    'unsupportedOption',
+    `${name} ${quoted(value)} is not enabled; enabled are ${allowed.join(', ')}`,
+  );
 }
 
 /** The checks the schema cannot express (configurable lists and limits, voices that exist). */
@@ -96,7 +99,7 @@ function checkChoices(
   if (refused) return refused;
   const voiceId = body.voice_id ?? config.defaultVoice;
   const voice = findVoice(context, voiceId);
-  if (!voice) return fail('unknownVoice', `voice_id "${voiceId}" is not available to this project`);
+  if (!voice) return fail('unknownVoice', `voice_id ${quoted(voiceId)} is not available to this project`);
   return { voice, format: (body.audio_format ?? config.defaultAudioFormat) as AudioFormat };
 }
 

@@ -3,7 +3,7 @@ import type { SaveVoiceRequest } from '../../../openapi/generated/voice-service.
 import type { Analysis } from '../../audio/types.js';
 import { unixSeconds } from '../clock.js';
 import type { Operation, OperationContext } from '../context.js';
-import { type Failure, fail, isFailure, ok } from '../envelope.js';
+import { type Failure, fail, isFailure, ok, quoted } from '../envelope.js';
 import { loadReference } from '../reference-audio.js';
 import type { UploadAnalysis } from '../state/mock-state.js';
 import { voiceChange } from '../state/persisted-rows.js';
@@ -29,17 +29,17 @@ export function checkNewVoiceId(id: string, reserved: ReadonlySet<string>): Fail
   if (id.length > limits.voiceIdMaxLength.value) {
     return fail(
       'voiceIdTooLong',
-      `voice_id "${id}" is ${id.length} characters after trimming and lowercasing; at most 30 are allowed`,
+      `voice_id ${quoted(id)} is ${id.length} characters after trimming and lowercasing; at most 30 are allowed`,
     );
   }
   if (id.length === 0) return fail('voiceIdInvalid', 'voice_id is empty after trimming whitespace');
   if (!new RegExp(voiceId.pattern).test(id)) {
     return fail(
       'voiceIdInvalid',
-      `voice_id "${id}" may only contain ${voiceId.alphabet} after trimming and lowercasing`,
+      `voice_id ${quoted(id)} may only contain ${voiceId.alphabet} after trimming and lowercasing`,
     );
   }
-  if (reserved.has(id)) return fail('voiceIdTaken', `voice_id "${id}" is reserved`);
+  if (reserved.has(id)) return fail('voiceIdTaken', `voice_id ${quoted(id)} is reserved`);
   return undefined;
 }
 
@@ -65,7 +65,8 @@ export const voiceSave: Operation = async (context) => {
   const refused = checkNewVoiceId(id, reservedIds(context));
   if (refused) return refused;
   const space = caller.voiceSpace;
-  if (!deps.state.voices.reserve(space, id)) return fail('voiceIdTaken', `voice_id "${id}" already exists`);
+  if (!deps.state.voices.reserve(space, id))
+    return fail('voiceIdTaken', `voice_id ${quoted(id)} already exists`);
   const voices = deps.state.voices;
   try {
     const created = await createVoice(context, id, body.ref_audio);

@@ -59,7 +59,7 @@ export const logMessageMaxChars = 1024;
  */
 function shortened(text: string, max: number): string {
   if (text.length <= max) return text;
-  return Array.from(text.slice(0, max - 1)).join('') + '…';
+  return `${Array.from(text.slice(0, max - 1)).join('')}…`;
 }
 
 /** The fields of a synthesis body (§2.4) a replay sends again; whatever else it held changed nothing. */
