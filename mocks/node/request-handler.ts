@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Answer, BytesAnswer, StreamAnswer } from '../core/answer.js';
-import { type Failure, fail, isFailure, render } from '../core/envelope.js';
-import { BodyStalled } from '../core/request-body.js';
+import { type Answer, BytesAnswer, StreamAnswer } from '../core/answer/answer.js';
+import { type Failure, fail, isFailure, render } from '../core/answer/envelope.js';
+import { voiceAudioPath } from '../core/reference/signed-url.js';
+import { BodyStalled } from '../core/request/request-body.js';
 import type { MockService } from '../core/service.js';
-import { voiceAudioPath } from '../core/signed-url.js';
 import { memoKeyMaxChars } from '../core/state/caches.js';
 import { KeptMap } from '../core/state/kept-map.js';
 import type { StreamTiming } from '../core/state/request-log.js';

@@ -1,6 +1,6 @@
-import { type Failure, fail, quoted } from '../core/envelope.js';
+import { type Failure, fail, quoted } from '../core/answer/envelope.js';
+import { type Target, targetOf } from '../core/request/target.js';
 import type { KeptMap } from '../core/state/kept-map.js';
-import { type Target, targetOf } from '../core/target.js';
 import type { RecentUrls } from './read-request.js';
 
 /**

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { offsetClock } from '../core/clock.js';
-import type { PopulateOptions } from '../core/populate.js';
+import type { PopulateOptions } from '../core/control/populate.js';
+import { offsetClock } from '../core/platform/clock.js';
+import { randomSecret } from '../core/platform/signer.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
-import { randomSecret } from '../core/signer.js';
 import { controlGuard, isLoopbackHost } from './control-guard.js';
 import { tempDirStorage } from './file-storage.js';
 import { requestHandler } from './request-handler.js';

@@ -8,9 +8,9 @@
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BytesAnswer } from '../core/answer.js';
+import { BytesAnswer } from '../core/answer/answer.js';
+import { voiceAudioPath } from '../core/reference/signed-url.js';
 import { createMockService, type MockService } from '../core/service.js';
-import { voiceAudioPath } from '../core/signed-url.js';
 import { type MockServer, startMockServer } from '../node/server.js';
 import { testServiceOptions } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { mockWarningHeader, normalizeVoiceId } from '../../../openapi/contract.js';
+import { fail, ok, quoted } from '../answer/envelope.js';
 import type { Operation } from '../context.js';
-import { fail, ok, quoted } from '../envelope.js';
 import { voiceRemovedChange } from '../state/persisted-rows.js';
 
 /**

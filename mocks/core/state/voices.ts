@@ -1,4 +1,4 @@
-import type { VoiceProfile } from '../../audio/types.js';
+import type { VoiceProfile } from '../../../audio/types.js';
 
 /**
  * The media types a voice's reference audio may have: one per container the analysis accepts. The
