@@ -4,7 +4,7 @@
 import { pathToFileURL } from 'node:url';
 
 const [port, dist = new URL('../../dist/', import.meta.url).pathname] = process.argv.slice(2);
-const { startMockServer } = await import(pathToFileURL(`${dist}/mocks/node/index.js`).href);
+const { startMockServer } = await import(pathToFileURL(`${dist}/mocks/node/server.js`).href);
 const server = await startMockServer({ port: Number(port), host: '127.0.0.1' });
 process.on('message', (message) => {
   if (message === 'gc') {
