@@ -114,9 +114,10 @@ describe('GET /__mock/requests/<seq>: one request in full', () => {
 });
 
 describe('what the journal keeps stays bounded whatever is sent', () => {
-  it('keeps 4,096 characters of a 1 MiB body, 2,048 of a long URL, 16 part names, no large answer', async () => {
+  it('keeps 4,096 characters of a 130 KB body, 2,048 of a long URL, 16 part names, no large answer', async () => {
     const target = createMockService(quiet);
-    const huge = JSON.stringify({ generate_text: 'y'.repeat(1_048_000), speed: -1 });
+    // Just under the JSON body cap (136,384 bytes at the default text length): read, refused, journaled.
+    const huge = JSON.stringify({ generate_text: 'y'.repeat(130_000), speed: -1 });
     await call(target, '/v1/text-to-speech', withKey({ ...json({}), body: huge }));
     await call(target, `/v1/voice/list?x=${'q'.repeat(10_000)}`, withKey());
     const form = new FormData();

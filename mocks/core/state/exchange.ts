@@ -84,11 +84,23 @@ export function noteUpload(request: object, summary: UploadSummary): void {
   uploads.set(request, summary);
 }
 
-/** Cuts a text to `max` characters, saying so. */
+/**
+ * `text` cut to `max` characters with an ellipsis, as a string of its own: a slice of a long string
+ * keeps the whole of it alive, so 200 log entries that echo 16 KB paths kept 200 of those.
+ */
+export function shortened(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${ownCopy(text.slice(0, max - 1))}…`;
+}
+
+/** A string that shares no memory with the one it was cut from (V8 keeps a slice's parent alive). */
+const ownCopy = (text: string): string => Array.from(text).join('');
+
+/** Cuts a text to `max` characters, saying so; the cut text is a copy of its own. */
 export function keptText(text: string, max = journalBodyMaxChars): KeptText {
   return text.length <= max
     ? { text, chars: text.length, truncated: false }
-    : { text: text.slice(0, max), chars: text.length, truncated: true };
+    : { text: ownCopy(text.slice(0, max)), chars: text.length, truncated: true };
 }
 
 function jsonText(body: unknown): KeptText | null {
@@ -124,7 +136,7 @@ export function keepExchange(
   const answerHeaders = answer instanceof DroppedAnswer ? {} : answer.headers;
   const json = bytesAnswer !== undefined && isJson(answerHeaders);
   return {
-    url: request.url.length > urlMaxChars ? request.url.slice(0, urlMaxChars) : request.url,
+    url: request.url.length > urlMaxChars ? ownCopy(request.url.slice(0, urlMaxChars)) : request.url,
     requestHeaders: request.headers,
     requestBody: jsonText(received),
     // Only an upload form is noted: a GET spares the lookup.

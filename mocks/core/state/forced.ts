@@ -1,6 +1,7 @@
 import { mockWarningHeader } from '../../../openapi/contract.js';
 import { isFailure } from '../answer/envelope.js';
 import { type Fault, parsePreferences } from '../request/scenario.js';
+import { shortened } from './exchange.js';
 
 /** The longest warning kept per entry: the mock's hints are a sentence. */
 const warningMaxChars = 512;
@@ -45,5 +46,5 @@ export function forcedBy(prefer: string | null, status: number): string[] {
 export function warningsOf(headers: Readonly<Record<string, string>>): string[] {
   const value = headers[mockWarningHeader];
   if (value === undefined || value === '') return [];
-  return [value.length > warningMaxChars ? `${value.slice(0, warningMaxChars - 1)}…` : value];
+  return [shortened(value, warningMaxChars)];
 }
