@@ -19,7 +19,12 @@ export type {
 export { tempDirStorage } from './file-storage.js';
 export { loadConfigFile } from './load-config.js';
 export { resolveHost } from './resolve-host.js';
-export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
+export {
+  type MockServer,
+  type MockServerOptions,
+  type MockServerStartup,
+  startMockServer,
+} from './server.js';
 export { StateDirError } from './state-dir-error.js';
 
 /**
