@@ -5,10 +5,10 @@
  * storage whose sink fails with an ENOSPC-coded error, in process and through the Node server.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { startMockServer } from '../../entries/node.js';
 import { errors } from '../../openapi/contract.js';
+import { memoryStorage, type Storage } from '../core/platform/storage.js';
 import { createMockService } from '../core/service.js';
-import { memoryStorage, type Storage } from '../core/storage.js';
-import { startMockServer } from '../node/index.js';
 import { referenceWav, testServiceOptions, uploadInit } from './helpers.js';
 
 const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
