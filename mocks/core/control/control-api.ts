@@ -11,7 +11,7 @@ import { rateResetChange } from '../state/persisted-rows.js';
 import { voiceAudioMediaTypes } from '../state/voices.js';
 import { handleJournal, journalIndex } from './journal.js';
 import { type PopulateOptions, type PopulateResult, populateProblem } from './populate.js';
-import { stateView } from './state-view.js';
+import { stateAnswer, stateVoicesAnswer } from './state-view.js';
 
 /** What the control API can do to the service that hosts it. */
 export interface Controls {
@@ -94,7 +94,12 @@ export const controlIndex: readonly { method: string; path: string; does: string
   {
     method: 'GET',
     path: '/__mock/state',
-    does: 'what the mock holds, for people: voices per organization and environment (with a playable voice_url and their upload), uploads with their analysis, upload quotas left per user, free clone uses and the ledger per account, the clock, and the request log position',
+    does: 'what the mock holds, for people: voices per organization and environment (with a playable voice_url and their upload), uploads with their analysis, upload quotas left per user, free clone uses and the ledger per account, the clock, and the request log position; voicesTag names the version of the voices, ?voices=none leaves them out; a strong ETag, If-None-Match answered 304',
+  },
+  {
+    method: 'GET',
+    path: '/__mock/state/voices',
+    does: 'the voices of /__mock/state alone, {"voices": [...]}, with the ETag voicesTag names (If-None-Match answered 304): read them only when they changed',
   },
   {
     method: 'POST',
@@ -201,7 +206,8 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
     },
   },
   'requests/replay': { POST: replay },
-  state: { GET: async (request, deps) => ok(await stateView(deps, new URL(request.url).origin)) },
+  state: { GET: (request, deps) => stateAnswer(deps, request) },
+  'state/voices': { GET: (request, deps) => stateVoicesAnswer(deps, request) },
   'uploads/analyze': { POST: analyzeUpload },
   speak: { POST: speak },
   ledger: {

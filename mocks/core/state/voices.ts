@@ -102,6 +102,11 @@ export class Voices {
     return this.sequence;
   }
 
+  /** How many voices there are, in every space. */
+  get count(): number {
+    return this.live.size;
+  }
+
   /** How many changes the voices have seen: equal versions list the same voices, cursors included. */
   get version(): number {
     return this.changes;
