@@ -235,8 +235,9 @@ const notes: Record<string, { readonly intro: readonly string[]; readonly outro:
     ],
     outro: [
       'Exit codes: 0 every must case passed; 1 a must case failed or errored; 2 usage error (a flag,',
-      'variable, pattern or reference recording in error, or a --base-url that does not answer);',
-      '130 interrupted.',
+      'variable, pattern or reference recording in error, a --report-dir it cannot write to, a',
+      '--base-url that does not answer, or a key it refuses with 401); 3 the reports could not be',
+      'written; 130 interrupted.',
     ],
   },
 };
