@@ -6,11 +6,12 @@
  * or variable in error (here), a --report-dir it cannot write to (probed before the first case), and
  * runConformance's setup checks (the reference recording, the reachability of --base-url, its keys).
  */
+
+import { didYouMean } from '../common/did-you-mean.js';
 import { allCases, ConformanceSetupError, type RunOptions, runConformance } from '../conformance/index.js';
 import { fileErrorText, reportDirProblem } from '../conformance/reporters/report-dir.js';
 import { terminalProgress, terminalSummary } from '../conformance/reporters/terminal.js';
 import { writeReports } from '../conformance/reporters/write-reports.js';
-import { didYouMean } from '../conformance/setup/nearest.js';
 import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup/only-patterns.js';
 import { baseUrlProblem } from '../conformance/setup/options-check.js';
 import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
