@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer } from '../../mocks/node/index.js';
+import { startMockServer } from '../../mocks/node/server.js';
 import { conformanceCli } from '../voice-kit.js';
 
 const root = join(import.meta.dirname, '..', '..');
