@@ -33,7 +33,7 @@ interface Snippet {
 }
 
 /** Every ```ts block of a page, with the line of its fence and a partial marker before it, if any. */
-export function snippetsOf(page: string, text: string): Snippet[] {
+function snippetsOf(page: string, text: string): Snippet[] {
   const lines = text.split('\n');
   const found: Snippet[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -87,7 +87,8 @@ function typeErrors(files: ReadonlyMap<string, string>): string[] {
 describe('the TypeScript snippets of the docs', () => {
   it('finds the blocks, and a partial marker only with its reason', () => {
     expect(snippets.length).toBeGreaterThan(5);
-    const text = '<!-- snippet: partial — needs the app -->\n```ts\nfoo();\n```\n\n```ts\nconst a = 1;\n```\n';
+    const text =
+      '<!-- snippet: partial — needs the app -->\n```ts\nfoo();\n```\n\n```ts\nconst a = 1;\n```\n';
     expect(snippetsOf('x.md', text).map((s) => [s.line, s.partial])).toEqual([
       [2, 'needs the app'],
       [6, undefined],
