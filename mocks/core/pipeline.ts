@@ -95,6 +95,11 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   }
   if (!caller) return flow.respond(fail('missingApiKey'), false);
   flow.caller = caller;
+  if (route.malformedParam !== undefined) {
+    const value = route.pathParams[route.malformedParam] ?? '';
+    const message = `${route.malformedParam} ${JSON.stringify(value.slice(0, 64))} is not valid percent-encoding`;
+    return flow.respond(fail('invalidRequest', message));
+  }
   const { query } = target;
   flow.query = query;
   const queryFindings = validateQuery(operationId, query);
