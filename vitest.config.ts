@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{openapi,mocks,conformance,fixtures,cli,scripts,proxy}/**/*.test.ts'],
+          include: ['{openapi,judge,mocks,conformance,fixtures,cli,scripts,proxy}/**/*.test.ts'],
           exclude: ['**/test/**', 'node_modules/**', 'dist/**'],
           testTimeout: 20_000,
         },
