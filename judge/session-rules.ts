@@ -105,16 +105,29 @@ function synthesisRules(
   const unseenOption = synthesisOptions.find(
     (o) => body[o] !== undefined && !scope.accepted.options.has(`${o}=${String(body[o])}`),
   );
-  if (unseenOption) return; // an option never accepted may be one the deployment does not enable (`allowed-options`)
+  if (event?.kind === 'deleted') return; // refused after its delete: right
+  const text = body[synthesis.textField];
+  const speed = body.speed;
+  const valid =
+    typeof text === 'string' &&
+    text.trim() !== '' &&
+    (speed === undefined || (typeof speed === 'number' && speed >= synthesis.speedMinimum));
+  if (!valid) return; // refused for the request itself: the request rules say whether rightly
+  const longest = scope.accepted.longestText;
   if (event?.kind === 'saved') {
+    // An option never accepted (`allowed-options`) or a text longer than any accepted (`max-text-length`)
+    // may be why: said, at should.
+    const known = !unseenOption && longest !== undefined && text.length <= longest.length;
+    const severity = known ? sure(voice) : 'should';
     add(
       rules.savedSelectable,
       `voice ${JSON.stringify(voice)} saved at exchange ${event.at}, refused by synthesis at exchange ${n} (HTTP ${facts.status}, error_code ${code ?? 'none'})`,
       { exchange: event.at, what: `saved ${JSON.stringify(voice)}` },
-      sure(voice),
+      severity,
     );
     return;
   }
+  if (unseenOption) return;
   refusedValid(facts, body, scope, voice, event === undefined ? sure(undefined) : 'should', add);
 }
 
