@@ -1,5 +1,5 @@
+import { asEnvelope } from '../../judge/envelope.js';
 import { type AudioFormat, audioMediaTypes } from '../../openapi/contract.js';
-import { asEnvelope } from '../checks/envelope.js';
 import { createVoice, type Endpoint, endpoints, synthesize } from '../toolkit/actions.js';
 import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
 import { expectAudio, expectRefusal } from '../toolkit/expect.js';

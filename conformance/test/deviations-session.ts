@@ -12,7 +12,12 @@ const isFirstPage = (req: Request) => isList(req) && !new URL(req.url).searchPar
 
 /** Lists first pages, and for each voice the number of first pages listed since it was saved or deleted. */
 function stale(
-  remember: (req: Request, res: Response, body: Obj | undefined, since: Map<string, { walks: number; item?: Obj }>) => void,
+  remember: (
+    req: Request,
+    res: Response,
+    body: Obj | undefined,
+    since: Map<string, { walks: number; item?: Obj }>,
+  ) => void,
   edit: (body: Obj, since: Map<string, { walks: number; item?: Obj }>) => Obj,
 ): Deviation['handle'] {
   const since = new Map<string, { walks: number; item?: Obj }>();
@@ -21,7 +26,8 @@ function stale(
     const res = await next(req);
     const json = (res.headers.get('content-type') ?? '').includes('json');
     const body = json ? ((await res.clone().json()) as Obj) : undefined;
-    if (isList(req) && res.status === 200 && body) for (const item of itemsOf(body)) seen.set(String(item.voice_id), item);
+    if (isList(req) && res.status === 200 && body)
+      for (const item of itemsOf(body)) seen.set(String(item.voice_id), item);
     remember(req, res, body, since);
     for (const [id, s] of since) s.item ??= seen.get(id);
     if (!isList(req) || res.status !== 200 || !body) return res;
@@ -59,11 +65,17 @@ export const sessionDeviations: readonly Deviation[] = [
       },
       (body, since) => {
         // The deleting case walks the list twice after its delete and sees it gone; later walks see it back.
-        const back = [...since.entries()].filter(([id, s]) => s.walks > 2 && !itemsOf(body).some((v) => v.voice_id === id));
+        const back = [...since.entries()].filter(
+          ([id, s]) => s.walks > 2 && !itemsOf(body).some((v) => v.voice_id === id),
+        );
         if (back.length === 0 || dataOf(body).has_more) return body;
         // A voice deleted before any list showed it comes back as the cache would have kept it.
         const kept = ([id, s]: [string, { item?: Obj }]) =>
-          s.item ?? { voice_id: id, voice_url: `https://cache.invalid/${id}?signature=0`, created_at: Math.floor(Date.now() / 1000) };
+          s.item ?? {
+            voice_id: id,
+            voice_url: `https://cache.invalid/${id}?signature=0`,
+            created_at: Math.floor(Date.now() / 1000),
+          };
         const list = [...itemsOf(body), ...back.map(kept)];
         return { ...body, data: { ...dataOf(body), list, total: list.length } };
       },

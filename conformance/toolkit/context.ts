@@ -3,7 +3,7 @@
  * judge every response;
  * actions.ts names the operations of §4, expect.ts the shared assertions, http.ts the one network
  * call, multipart.ts the upload bodies, run-state.ts the state a run shares between its cases.
- * May import checks/, types.ts, judge/ and openapi/; never cases/, run/, setup/, reporters/ or cli/.
+ * May import types.ts, judge/ and openapi/ (and music-metadata, in decode-audio.ts); never cases/, run/, setup/, reporters/ or cli/.
  */
 import type { Verdict } from '../../judge/judge.js';
 import { apiKeyHeader, type OperationId } from '../../openapi/contract.js';

@@ -52,7 +52,8 @@ export function judgeOf(state: RunState): Judge {
   return judge;
 }
 
-const headerMap = (headers: Headers): HeaderMap => Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v]));
+const headerMap = (headers: Headers): HeaderMap =>
+  Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v]));
 
 function requestJson(json: unknown, body: BodyInit | undefined): KeptBody {
   if (json !== undefined) return { kind: 'json', value: json };
@@ -68,18 +69,33 @@ function formOf(body: BodyInit | undefined): ExchangeFacts['form'] {
   if (!(body instanceof FormData)) return undefined;
   const parts: FormPart[] = [];
   for (const [name, value] of body) {
-    if (typeof value === 'string') parts.push({ name, filename: undefined, bytes: new TextEncoder().encode(value).byteLength, text: value.slice(0, 256) });
+    if (typeof value === 'string')
+      parts.push({
+        name,
+        filename: undefined,
+        bytes: new TextEncoder().encode(value).byteLength,
+        text: value.slice(0, 256),
+      });
     else parts.push({ name, filename: value.name, bytes: value.size });
   }
   return { parts, complete: true, error: undefined };
 }
 
 /** The facts of one exchange of a case. Audio framing is left to expectAudio, which decodes it whole. */
-export function factsOf(op: OperationId, req: Request, sent: { json?: unknown; body?: BodyInit }, ex: Exchange): ExchangeFacts {
+export function factsOf(
+  op: OperationId,
+  req: Request,
+  sent: { json?: unknown; body?: BodyInit },
+  ex: Exchange,
+): ExchangeFacts {
   const url = new URL(req.url);
   sequence += 1;
   const responseJson: KeptBody =
-    ex.json !== undefined ? { kind: 'json', value: ex.json } : ex.bytes.byteLength === 0 ? { kind: 'none' } : { kind: 'not-json', error: 'the body does not parse as JSON' };
+    ex.json !== undefined
+      ? { kind: 'json', value: ex.json }
+      : ex.bytes.byteLength === 0
+        ? { kind: 'none' }
+        : { kind: 'not-json', error: 'the body does not parse as JSON' };
   return {
     seq: sequence,
     operationId: op,

@@ -8,12 +8,23 @@ import { describe, expect, it } from 'vitest';
 import { circles, type SourceFile, sourceFiles, under } from '../import-graph.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const files = sourceFiles(root, ['openapi', 'mocks', 'conformance', 'fixtures', 'cli', 'proxy', 'scripts']);
+const files = sourceFiles(root, [
+  'openapi',
+  'judge',
+  'mocks',
+  'conformance',
+  'fixtures',
+  'cli',
+  'proxy',
+  'scripts',
+]);
 const isTest = (file: SourceFile) => file.path.endsWith('.test.ts') || file.path.split('/').includes('test');
 
 /** What each folder may import of the repository, besides itself; the most specific rule wins. */
 const mayImport: Record<string, readonly string[]> = {
   'openapi/': [],
+  // The one judge of exchanges, requests and sessions: the suite, the proxy and the mock share it.
+  'judge/': ['openapi/', 'mocks/audio/containers/'],
   'mocks/config/': ['openapi/'],
   'mocks/audio/types.ts': ['openapi/'],
   'mocks/audio/index.ts': ['mocks/audio/'],
@@ -29,9 +40,8 @@ const mayImport: Record<string, readonly string[]> = {
   // voice-kit/node exports the proxy too; nothing else of mocks/node/ uses it.
   'mocks/node/index.ts': ['mocks/node/', 'mocks/core/', 'mocks/config/', 'openapi/', 'proxy/'],
   'conformance/types.ts': [],
-  'conformance/checks/': ['openapi/'],
-  'conformance/toolkit/': ['conformance/types.ts', 'conformance/checks/', 'openapi/'],
-  'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'conformance/checks/', 'openapi/'],
+  'conformance/toolkit/': ['conformance/types.ts', 'judge/', 'openapi/'],
+  'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'judge/', 'openapi/'],
   'conformance/reporters/': ['conformance/types.ts', 'openapi/generated/'],
   'conformance/setup/': ['conformance/types.ts', 'conformance/toolkit/', 'openapi/', 'mocks/', 'fixtures/'],
   'conformance/run/': [
@@ -48,17 +58,16 @@ const mayImport: Record<string, readonly string[]> = {
     'openapi/',
     'mocks/node/young-sweep.ts',
     'mocks/audio/containers/',
-    'conformance/checks/envelope.ts',
-    'conformance/checks/schema.ts',
-    'conformance/checks/documented-pairs.ts',
+    'judge/',
     'conformance/reporters/junit.ts',
   ],
-  'scripts/': ['openapi/', 'mocks/', 'conformance/', 'fixtures/', 'cli/', 'proxy/'],
+  'scripts/': ['openapi/', 'judge/', 'mocks/', 'conformance/', 'fixtures/', 'cli/', 'proxy/'],
 };
 
 /** What `voice-kit` and `voice-kit/msw` load: web platform only (mocks/core/tsconfig.json checks the types). */
 const platformFree = [
   'openapi/',
+  'judge/',
   'mocks/config/',
   'mocks/audio/',
   'mocks/core/',

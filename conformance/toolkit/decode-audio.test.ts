@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { silentWavHeader } from '../toolkit/multipart.js';
-import { checkMp3, checkPcm, checkWav, claimedAudio, judgeAudio } from './audio.js';
+import { checkMp3, checkPcm, checkWav, claimedAudio } from '../../judge/audio.js';
+import { judgeAudio } from './decode-audio.js';
+import { silentWavHeader } from './multipart.js';
 
 function wav(dataBytes: number): Uint8Array {
   const out = new Uint8Array(44 + dataBytes);
