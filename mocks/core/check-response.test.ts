@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BytesAnswer } from './answer.js';
+import { BytesAnswer } from './answer/answer.js';
 import { checkResponse } from './pipeline.js';
 
 const json = (status: number, body: unknown) =>
