@@ -4,8 +4,10 @@ import { cac } from 'cac';
 import { completeMemory } from './complete.js';
 import { analysisSpeed, synthesisSpeed } from './engine.js';
 import { concurrency, listThroughput, startup, streamLatency, uploads } from './http-bench.js';
+import { heldBodiesMemory, keylessMemory } from './keyless.js';
 import { persistCost } from './persist.js';
 import { proxyBench } from './proxy.js';
+import { statePollCost } from './state-poll.js';
 import { cpuTimes, stealPercent } from './steal.js';
 
 /**
@@ -18,7 +20,7 @@ cli.option('--json <file>', 'also write the results as JSON');
 cli.option('--smoke', 'tiny durations: checks that every section runs, judges nothing');
 cli.option(
   '--only <sections>',
-  'comma-separated: startup,list,stream,complete,synthesis,analysis,upload,concurrency,proxy,persist',
+  'comma-separated: startup,list,stream,complete,synthesis,analysis,upload,concurrency,proxy,persist,keyless,statepoll',
 );
 cli.option('--rounds <n>', 'interleaved rounds of the list section (each server once per round)', {
   default: 2,
@@ -237,6 +239,37 @@ if (want('concurrency')) {
   stolen('concurrency');
 }
 
+if (want('keyless')) {
+  sectionStart = cpuTimes();
+  // What clients make the mock keep: memory after a full GC in the mock (red-team D2, D9).
+  const requests = smoke ? 256 : 8192;
+  const clients = smoke ? 10 : 300;
+  const urls = await keylessMemory(requests);
+  const held = await heldBodiesMemory(clients);
+  results.keyless = { urls, held };
+  log('\n## Memory kept for clients (RSS and heap after a full GC in the mock)');
+  const line = (name: string, r: typeof urls) =>
+    log(
+      `${name}: statuses ${JSON.stringify(r.statuses)}; RSS ${fmt(r.rssBeforeMB)} MB before, +${fmt(r.rssGrowthMB)} MB after; heap +${fmt(r.heapGrowthMB)} MB`,
+    );
+  line(`${requests} keyless GETs, 15,000-character paths, 64 Hosts`, urls);
+  line(
+    `${clients} clients holding 1 MiB − 2 B of a JSON body (answered while held: ${held.answeredWhileHeld})`,
+    held,
+  );
+  targets.push({
+    target: `keyless: ${requests} requests with 15,000-character paths keep ≤ 96 MB of RSS`,
+    value: `+${fmt(urls.rssGrowthMB)} MB`,
+    met: urls.rssGrowthMB <= 96,
+  });
+  targets.push({
+    target: `keyless: ${clients} held 1 MiB JSON bodies keep ≤ 160 MB of RSS`,
+    value: `+${fmt(held.rssGrowthMB)} MB`,
+    met: held.rssGrowthMB <= 160,
+  });
+  stolen('keyless');
+}
+
 if (want('persist')) {
   sectionStart = cpuTimes();
   const r = await persistCost(smoke ? 10 : 200, smoke ? 20 : 1000, smoke ? 1 : 4, smoke ? 1 : 4);
@@ -277,6 +310,31 @@ if (want('persist')) {
     met: synthesis >= 0.9,
   });
   stolen('persist');
+}
+
+if (want('statepoll')) {
+  sectionStart = cpuTimes();
+  // VOICE_KIT_BENCH_BIN: another build's dist/cli/bin.js, for a before/after comparison.
+  const bin = process.env.VOICE_KIT_BENCH_BIN ?? 'dist/cli/bin.js';
+  const rows = await statePollCost(smoke ? 20 : 5000, smoke ? 1 : 10, ['none', 'full', 'dashboard'], bin);
+  results.statePoll = rows;
+  log(
+    `\n## State poll (list with ${smoke ? 20 : 5000} voices while a page polls /__mock/state every second; ${bin})`,
+  );
+  for (const row of rows) {
+    const polls = [...row.pollMs].sort((a, b) => a - b);
+    log(
+      `poll ${row.mode.padEnd(9)} list p50 ${fmt(row.list.p50Ms)} ms  p99 ${fmt(row.list.p99Ms)} ms  ${fmt(row.list.requestsPerSecond, 0)} req/s  polls ${polls.length}, slowest ${fmt(polls.at(-1) ?? 0)} ms, ${fmt(row.pollBytes / 1024, 0)} KiB a poll`,
+    );
+  }
+  const dashboard = rows.find((row) => row.mode === 'dashboard');
+  if (dashboard)
+    targets.push({
+      target: 'state poll: list p99 ≤ 20 ms with 5,000 voices and the dashboard polling',
+      value: `${fmt(dashboard.list.p99Ms)} ms`,
+      met: dashboard.list.p99Ms <= 20,
+    });
+  stolen('statepoll');
 }
 
 if (want('proxy')) {

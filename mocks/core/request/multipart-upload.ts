@@ -1,5 +1,5 @@
 import { upload } from '../../../openapi/contract.js';
-import { type Failure, fail } from '../answer/envelope.js';
+import { type Failure, fail, quoted } from '../answer/envelope.js';
 import type { CoreRequest } from '../context.js';
 import { concat, type Storage, type StorageWriter } from '../platform/storage.js';
 import { boundaryOf, MultipartError, type PartHead, type PartSink, readMultipart } from './multipart.js';
@@ -22,6 +22,8 @@ interface FormProgress {
   malformed?: string;
   /** The body stopped arriving (BodyStalled): 408, and nothing is kept. */
   stalled?: string;
+  /** The storage refused the bytes (disk full, I/O error): 503, the service's fault, not the client's. */
+  storageFailed?: string;
   writer?: StorageWriter;
 }
 
@@ -33,6 +35,19 @@ export const extensionOf = (fileName: string): string => {
 
 /** Thrown by a sink to stop reading the form (past the size limit): the rest is drained, not parsed. */
 const stopReading = new Error('stop reading the form');
+
+/**
+ * An error of the storage, not of the request body: the file sink wraps what its writer throws, so
+ * that ENOSPC, EDQUOT, EIO or EROFS while storing answers 503 (§7.1 "storage temporarily
+ * unavailable"), never a 400 blaming the client's multipart.
+ */
+class StorageFailed extends Error {}
+
+/** What a storage error says, in a word when it has a code (no server path in an answer). */
+const storageProblem = (error: unknown): string => {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : String((error as Error)?.message ?? error);
+};
 
 /** Bytes kept of a text field; a longer value is cut (the scene is a short word). */
 const maxFieldBytes = 1024;
@@ -66,7 +81,12 @@ function partSink(form: FormProgress, storage: Storage, id: string, maxBytes: nu
       form.badExtension = extensionOf(head.filename);
       return ignored;
     }
-    const writer = storage.create(id);
+    let writer: StorageWriter;
+    try {
+      writer = storage.create(id);
+    } catch (error) {
+      throw new StorageFailed(storageProblem(error));
+    }
     form.writer = writer;
     return {
       async data(chunk) {
@@ -77,7 +97,11 @@ function partSink(form: FormProgress, storage: Storage, id: string, maxBytes: nu
           form.tooLarge = true;
           throw stopReading;
         }
-        await writer.write(chunk);
+        try {
+          await writer.write(chunk);
+        } catch (error) {
+          throw new StorageFailed(storageProblem(error));
+        }
       },
     };
   };
@@ -116,27 +140,44 @@ export async function receiveUpload(
   } catch (error) {
     if (error instanceof MultipartError) form.malformed = error.message;
     else if (error instanceof BodyStalled) form.stalled = error.message;
+    else if (error instanceof StorageFailed) form.storageFailed = error.message;
     else if (error !== stopReading)
       form.malformed = `request body could not be read: ${(error as Error).message}`;
     // Past the size limit or after a parse error the rest is read and thrown away, never stored.
     await drain(request.body);
   }
-  const failure = judge(form, maxBytes);
-  if (failure) await form.writer?.abort();
-  else await form.writer?.close();
+  const failure = judge(form, maxBytes) ?? (await stored(form));
+  if (failure) await form.writer?.abort().catch(() => {});
   return failure ?? { fileName: form.fileName ?? '', size: form.size, scene: form.scene };
 }
+
+/** Closes the file of an accepted form: a storage that cannot finish it (fsync, rename) is a 503. */
+async function stored(form: FormProgress): Promise<Failure | undefined> {
+  try {
+    await form.writer?.close();
+    return undefined;
+  } catch (error) {
+    return storageFailure(storageProblem(error));
+  }
+}
+
+const storageFailure = (problem: string): Failure =>
+  fail(
+    'storageUnavailable',
+    `storage temporarily unavailable, retry later (the file could not be stored: ${problem})`,
+  );
 
 function judge(form: FormProgress, maxBytes: number): Failure | undefined {
   const scenes = upload.scenes as readonly string[];
   if (form.stalled) return fail('bodyStalled', form.stalled);
+  if (form.storageFailed !== undefined) return storageFailure(form.storageFailed);
   if (form.malformed) return fail('invalidUpload', `invalid multipart request: ${form.malformed}`);
   if (form.extraFiles > 0)
     return fail('invalidUpload', 'invalid multipart request: send exactly one file, in field "file"');
   if (form.fileName === undefined)
     return fail('invalidUpload', 'invalid multipart request: form field "file" is missing');
   if (form.badExtension !== undefined) {
-    const shown = form.badExtension ? `".${form.badExtension}"` : '(none)';
+    const shown = form.badExtension ? quoted(`.${form.badExtension}`) : '(none)';
     return fail(
       'unsupportedExtension',
       `unsupported file extension ${shown}: allowed are .${upload.allowedExtensions.join(', .')}`,
@@ -145,11 +186,14 @@ function judge(form: FormProgress, maxBytes: number): Failure | undefined {
   if (form.tooLarge)
     return fail('fileTooLarge', `file is larger than ${maxBytes} bytes (${maxBytes / 1_048_576} MiB)`);
   if (form.size === 0)
-    return fail('invalidUpload', `invalid multipart request: file "${form.fileName}" is empty`);
+    return fail('invalidUpload', `invalid multipart request: file ${quoted(form.fileName ?? '')} is empty`);
   if (form.scene === undefined)
     return fail('invalidUpload', 'invalid multipart request: form field "scene" is missing');
   if (!scenes.includes(form.scene)) {
-    return fail('invalidUpload', `unsupported scene "${form.scene}": supported is ${scenes.join(', ')}`);
+    return fail(
+      'invalidUpload',
+      `unsupported scene ${quoted(form.scene ?? '')}: supported is ${scenes.join(', ')}`,
+    );
   }
   return undefined;
 }
