@@ -181,7 +181,7 @@ function jsonOf(answer: Answer): string | undefined {
 
 /**
  * Checks a JSON answer with the judge's exchange rules (judge/: envelope, schema, stated pairs, status,
- * Content-Type, list pages); a violation is a bug of the mock, so it becomes a loud 500/10000 (and is
+ * Content-Type, list pages), held to the kit's own recorded choices where the spec is open; a violation is a bug of the mock, so it becomes a loud 500/10000 (and is
  * reported to the logger and the caller's list). The request is not at hand here: the rules that judge
  * it (a missing key, request and session rules) are the suite's and the proxy's.
  */
@@ -193,21 +193,24 @@ export async function checkResponse(
   const text = jsonOf(answer);
   if (text === undefined || !(answer instanceof BytesAnswer)) return answer;
   const headers = Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k.toLowerCase(), v]));
-  const verdicts = judgeAnswer({
-    seq: 0,
-    operationId,
-    method: '',
-    path: '',
-    query: {},
-    requestHeaders: {},
-    requestJson: { kind: 'none' },
-    form: undefined,
-    status: answer.status,
-    responseHeaders: headers,
-    responseJson: { kind: 'json', value: JSON.parse(text) },
-    audio: undefined,
-    timing: { waitMs: 0, spanMs: 0, chunks: 1 },
-  }).filter((v) => v.rule !== 'auth.missing-key');
+  const verdicts = judgeAnswer(
+    {
+      seq: 0,
+      operationId,
+      method: '',
+      path: '',
+      query: {},
+      requestHeaders: {},
+      requestJson: { kind: 'none' },
+      form: undefined,
+      status: answer.status,
+      responseHeaders: headers,
+      responseJson: { kind: 'json', value: JSON.parse(text) },
+      audio: undefined,
+      timing: { waitMs: 0, spanMs: 0, chunks: 1 },
+    },
+    { ownChoices: true, requestUnknown: true },
+  );
   if (verdicts.length === 0) return answer;
   const detail = verdicts.map((v) => `${v.rule} (${v.section}): ${v.seen}`).join('; ');
   const violation = `${operationId} answered HTTP ${answer.status} that breaks the contract: ${detail}`;
