@@ -114,6 +114,14 @@ function program(): CAC {
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)')
     .option(
+      '--keys <file>',
+      'JSON: each API key → { organization, project, environment }; turns on the cross-key rules',
+    )
+    .option(
+      '--sole-client',
+      'The proxy sees all traffic to the upstream: complete-view session rules are must',
+    )
+    .option(
       '--upstream-timeout <ms>',
       'How long the upstream may stay silent before a 504 or a cut (0: forever)',
       {

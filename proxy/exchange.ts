@@ -9,9 +9,11 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { type OperationId, upload } from '../openapi/contract.js';
 import { matchRoute, validateJsonBody, validateQuery } from '../openapi/validate.js';
 import { AudioWatch } from './audio-watch.js';
-import { audioKindOf, type ExchangeFacts, type Finding, type JudgeOptions, judge, type KeptBody, pcmLayoutOf } from './judge.js';
+import { audioKindOf, pcmLayoutOf } from '../judge/audio.js';
+import type { ExchangeFacts, KeptBody } from '../judge/exchange.js';
+import type { Judge, Verdict } from '../judge/judge.js';
+import { rules } from '../judge/rules.js';
 import { MultipartCounter } from './multipart-count.js';
-import { rules } from './rules.js';
 import type { ExchangeRecord } from './types.js';
 
 /** The decoders of the Content-Encodings a deployment may compress JSON with (RFC 9110 §8.4.1). */
@@ -71,7 +73,8 @@ const boundaryOf = (ct: string) => /;\s*boundary=(?:"([^"]{1,70})"|([^;\s]{1,70}
 
 export interface ObserverOptions {
   readonly jsonLimitBytes: number;
-  readonly judge: JudgeOptions;
+  /** The session's one judge: exchanges are handed to it in the order they end. */
+  readonly judge: Judge;
 }
 
 /**
@@ -179,7 +182,7 @@ export class ExchangeObserver {
     if (kind && status >= 200 && status < 300 && encoding && encoding !== 'identity') {
       this.record.notes.push(`the audio is sent with Content-Encoding ${encoding}: its framing was not checked`);
     } else if (kind && status >= 200 && status < 300) {
-      const pcm = kind === 'pcm' ? pcmLayoutOf(headers, this.options.judge.pcmHeaders).layout : undefined;
+      const pcm = kind === 'pcm' ? pcmLayoutOf(headers, this.options.judge.options.pcmHeaders).layout : undefined;
       this.audio = new AudioWatch(kind, { streamed: this.operationId === 'streamSpeech', pcm });
     } else this.responseJson = new JsonKeeper(this.options.jsonLimitBytes, first(headers['content-encoding']));
   }
@@ -195,18 +198,24 @@ export class ExchangeObserver {
   }
 
   /** What an answer the upstream broke off shows: how much came of what its head promised. */
-  private cutFinding(error: string | undefined): Finding {
+  private cutFinding(error: string | undefined): Verdict {
     const length = this.responseHeaders['content-length'];
     const promised = typeof length === 'string' ? `of the ${length} bytes its Content-Length promised` : 'and no last chunk';
     const why = error ? ` (${error})` : '';
+    const rule = rules.answerComplete;
     return {
-      rule: rules.answerComplete,
+      rule: rule.id,
+      kind: rule.kind,
+      severity: rule.severity,
+      section: rule.section,
+      operation: this.operationId ?? '',
+      exchange: this.record.id,
       seen: `HTTP ${this.record.status}: the upstream cut its answer after ${this.record.responseBytes} bytes ${promised}${why}`,
     };
   }
 
   /** The exchange ended (`aborted` names who cut it): the findings of a complete one, else none. */
-  end(aborted: ExchangeRecord['aborted'] = null, error?: string): Finding[] {
+  end(aborted: ExchangeRecord['aborted'] = null, error?: string): Verdict[] {
     if (this.done) return [];
     this.done = true;
     const now = performance.now();
@@ -244,7 +253,10 @@ export class ExchangeObserver {
     const audio = this.audio?.finish();
     if (audio?.seconds !== undefined) record.audioSeconds = Math.round(audio.seconds * 1000) / 1000;
     const facts: ExchangeFacts = {
+      seq: record.id,
       operationId: this.operationId,
+      method: record.method,
+      path: record.path,
       query: this.query,
       requestHeaders: this.requestHeaders,
       requestJson,
@@ -259,7 +271,7 @@ export class ExchangeObserver {
         chunks: record.chunks,
       },
     };
-    return judge(facts, this.options.judge);
+    return this.options.judge.judge(facts);
   }
 }
 

@@ -3,6 +3,6 @@
  * `voice-kit/node`.
  */
 export { type ProxyOptions, type ProxyServer, startProxy } from './start-proxy.js';
-export { rules, type Rule, type Severity } from './rules.js';
+export { type Rule, rules, type Severity } from '../judge/rules.js';
 export type { ExchangeRecord, ProxyReport, Violation } from './types.js';
 export { violationLine, writeProxyReports } from './reports.js';

@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { xmlEscape } from '../common/xml-escape.js';
-import { rules } from './rules.js';
+import { rules } from '../judge/rules.js';
 import type { ProxyReport, Violation } from './types.js';
 
 /** One line per violation: `[must] error-code.for-status §7.1 POST /v1/files/upload (exchange 12): seen`. */

@@ -9,7 +9,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { youngSweep } from '../common/young-sweep.js';
 import { operations } from '../openapi/document-index.js';
-import { defaultJudgeOptions, type JudgeOptions } from './judge.js';
+import { createJudge, type JudgeOptions } from '../judge/judge.js';
+import type { KeyScope } from '../judge/session.js';
 import { endToEnd, upstreamHeaders } from './hop-by-hop.js';
 import { ExchangeObserver } from './exchange.js';
 import { HarRecorder } from './har.js';
@@ -27,6 +28,16 @@ export interface ProxyOptions {
   readonly reportDir?: string;
   /** PCM header names, when the deployment uses others than the kit's (§2.5 leaves them open). */
   readonly pcmHeaders?: JudgeOptions['pcmHeaders'];
+  /**
+   * key → { organization, project, environment } of each API key the clients use: turns on the
+   * cross-key session rules (an object key used from another scope). Keys never appear in reports.
+   */
+  readonly keys?: Readonly<Record<string, KeyScope>>;
+  /**
+   * The proxy sees all traffic to the upstream (no other client): the session rules that need a complete
+   * view (a voice missing from a full list walk, free-use arithmetic) are `must`, else `should`.
+   */
+  readonly soleClient?: boolean;
   /** JSON bodies are validated up to this size (default 2 MiB); a larger one is noted, not held. */
   readonly jsonLimitBytes?: number;
   /** Exchanges, and violations, kept for the report (default 10,000 each); the counts cover them all. */
@@ -96,8 +107,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const transport = secure ? https : http;
   const agent = new transport.Agent({ keepAlive: true });
   const prefix = upstream.pathname.replace(/\/+$/, '');
-  const judgeOptions: JudgeOptions = { ...defaultJudgeOptions, ...(options.pcmHeaders ? { pcmHeaders: options.pcmHeaders } : {}) };
-  const observerOptions = { jsonLimitBytes: options.jsonLimitBytes ?? 2 * 1024 * 1024, judge: judgeOptions };
+  const judge = createJudge({
+    ...(options.pcmHeaders ? { pcmHeaders: options.pcmHeaders } : {}),
+    ...(options.keys ? { keys: options.keys } : {}),
+    completeView: options.soleClient === true,
+  });
+  const observerOptions = { jsonLimitBytes: options.jsonLimitBytes ?? 2 * 1024 * 1024, judge };
   const maxExchanges = options.maxExchanges ?? 10_000;
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 120_000;
   const startedAt = new Date();
@@ -130,15 +145,16 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     const operation = record.operationId;
     for (const f of findings) {
       const violation: Violation = {
-        rule: f.rule.id,
-        severity: f.rule.severity,
-        section: f.rule.section,
+        rule: f.rule,
+        severity: f.severity,
+        section: f.section,
         operationId: operation ?? '',
         operation: `${record.method} ${operationPath(operation)}`,
         method: record.method,
         path: record.path,
         seen: f.seen,
         exchange: record.id,
+        ...(f.evidence ? { evidence: f.evidence } : {}),
       };
       // Kept up to the same cap as exchanges, so a long session against a bad upstream stays bounded.
       if (violations.length < maxExchanges) violations.push(violation);

@@ -59,11 +59,12 @@ function uploadInit(headers: Record<string, string> = key, bytes = 1234, name = 
   form.set('file', new Blob([new Uint8Array(bytes)]), name);
   return { method: 'POST', headers, body: form };
 }
-const saveInit = (headers: Record<string, string> = key): RequestInit => ({
+const saveInit = (headers: Record<string, string> = key, voiceId = 'my_voice'): RequestInit => ({
   method: 'POST',
   headers: { ...headers, 'content-type': 'application/json' },
-  body: JSON.stringify({ voice_id: 'my_voice', ref_audio: 'upl_1' }),
+  body: JSON.stringify({ voice_id: voiceId, ref_audio: 'upl_1' }),
 });
+const tooLongId = 'a_voice_id_longer_than_thirty_chars';
 
 let n = 0;
 /** Sends one request through the proxy to `handle`; the violations of that exchange alone. */
@@ -72,6 +73,8 @@ async function through(handle: Handle, path: string, init: RequestInit = { heade
   handlers.set(name, handle);
   const headers = new Headers(init.headers);
   headers.set('x-deviant', name);
+  // Each case is one exchange of its own: its own key keeps the session rules of the others out of it.
+  if (headers.get('x-api-key')) headers.set('x-api-key', `${headers.get('x-api-key')}-${name}`);
   const before = proxy.report().counts.exchanges;
   const res = await fetch(proxy.url + path, { ...init, headers });
   await res.arrayBuffer().catch(() => undefined);
@@ -164,7 +167,7 @@ const cases: Case[] = [
   { name: 'upload 429 with 10001', handle: () => json(429, fail(10001), { 'retry-after': '60' }), path: '/v1/files/upload', init: () => uploadInit(), rules: ['error-code.for-status'], operationId: 'uploadFile' },
   { name: 'upload 413 with 10003', handle: () => json(413, fail(10003)), path: '/v1/files/upload', init: () => uploadInit(), rules: ['error-code.for-status'], operationId: 'uploadFile' },
   { name: 'upload 502 (not in the §7.1 table)', handle: () => json(502, fail(10000)), path: '/v1/files/upload', init: () => uploadInit(), rules: ['status.documented'], operationId: 'uploadFile' },
-  { name: 'save 409 with 10001 (§4.2 rule 1 is 400)', handle: () => json(409, fail(10001)), path: '/v1/voice/save', init: () => saveInit(), rules: ['error-code.for-status'], operationId: 'saveVoice', seen: /§4\.2 rule 1/ },
+  { name: 'save 409 with 10001 (§4.2 rule 1 is 400)', handle: () => json(409, fail(10001)), path: '/v1/voice/save', init: () => saveInit(key, tooLongId), rules: ['error-code.for-status'], operationId: 'saveVoice', seen: /§4\.2 rule 1/ },
   { name: 'a 401 with 10005 on synthesis', handle: () => json(401, fail(10005)), path: '/v1/text-to-speech', init: () => synthInit('wav'), rules: ['error-code.for-status'], operationId: 'synthesizeSpeech' },
   { name: 'a 401 answered as 403 (missing key)', handle: () => json(403, fail(10003)), path: listPath, init: () => ({}), rules: ['auth.missing-key'], operationId: 'listVoices', section: '§5.1, §5.5' },
   { name: 'a missing key answered 400', handle: () => json(400, fail(10001)), path: '/v1/files/upload', init: () => uploadInit({}), rules: ['auth.missing-key'], operationId: 'uploadFile' },
@@ -174,7 +177,6 @@ const cases: Case[] = [
   { name: 'delete answering 200 with text', handle: () => json(200, 'deleted', { 'content-type': 'text/plain' }), path: '/v1/voice/my_voice', init: () => ({ method: 'DELETE', headers: key }), rules: ['content-type.documented', 'envelope.shape'], operationId: 'deleteVoice' },
   // §4.4 leaves the status of a refused deletion open; the OpenAPI records the kit's answer to that open
   // question (200 for a voice already missing, 403 for a system voice), and it is what the proxy judges by.
-  { name: 'delete answering 404 for an unknown voice', handle: () => json(404, fail(10001)), path: '/v1/voice/unknown', init: () => ({ method: 'DELETE', headers: key }), rules: ['status.documented'], operationId: 'deleteVoice', section: '§4, §7' },
   { name: 'a 3xx redirect on list', handle: () => json(302, '', { location: '/elsewhere' }), path: listPath, init: () => ({ headers: key, redirect: 'manual' }), rules: ['status.documented'], operationId: 'listVoices' },
   // §2.5 audio
   { name: 'audio as application/json', handle: () => audio('application/json', wav(2400)), path: '/v1/text-to-speech', init: () => synthInit('wav'), rules: ['content-type.documented'], operationId: 'synthesizeSpeech', section: '§2.1, §2.5' },
@@ -284,7 +286,17 @@ describe('documented errors of the upstream are no violations', () => {
     { name: 'upload 504/10006', handle: () => json(504, fail(10006)), path: '/v1/files/upload', init: () => uploadInit() },
     { name: 'upload 503/20002', handle: () => json(503, fail(20002)), path: '/v1/files/upload', init: () => uploadInit() },
     { name: 'upload 500/10000', handle: () => json(500, fail(10000)), path: '/v1/files/upload', init: () => uploadInit() },
-    { name: 'save 400/10001', handle: () => json(400, fail(10001)), path: '/v1/voice/save', init: () => saveInit() },
+    { name: 'save 400/10001 for a voice ID too long', handle: () => json(400, fail(10001)), path: '/v1/voice/save', init: () => saveInit(key, tooLongId) },
+    { name: 'save 400/10001 for a voice ID with a space', handle: () => json(400, fail(10001)), path: '/v1/voice/save', init: () => saveInit(key, 'bad id') },
+    // What the spec leaves open (x-open-question): tolerated, not judged against the kit's choice.
+    { name: 'delete answering 404 for an already-missing voice (§4.4 may)', handle: () => json(404, fail(10001)), path: '/v1/voice/unknown', init: () => ({ method: 'DELETE', headers: key }) },
+    { name: 'save 422/20016 (voice-save-statuses)', handle: () => json(422, fail(20016)), path: '/v1/voice/save', init: () => saveInit() },
+    { name: 'save 409/20012 (voice-save-statuses)', handle: () => json(409, fail(20012)), path: '/v1/voice/save', init: () => saveInit() },
+    { name: 'save 400/10018 (voice-save-statuses)', handle: () => json(400, fail(10018)), path: '/v1/voice/save', init: () => saveInit() },
+    { name: 'save 422/10001 for an invalid character (voice-id-invalid-characters)', handle: () => json(422, fail(10001)), path: '/v1/voice/save', init: () => saveInit(key, 'bad!') },
+    { name: 'list 422/10001 for page_size 0 (list-errors)', handle: () => json(422, fail(10001)), path: `${listPath}?page_size=0` },
+    { name: 'synthesis 422/10001 for a negative speed (synthesis-errors)', handle: () => json(422, fail(10001)), path: '/v1/text-to-speech', init: () => synthInit('wav') },
+    { name: 'delete 409 for a system voice (delete-refused-status)', handle: () => json(409, fail(10001)), path: '/v1/voice/system_default', init: () => ({ method: 'DELETE', headers: key }) },
     { name: 'save 409/10018', handle: () => json(409, fail(10018)), path: '/v1/voice/save', init: () => saveInit() },
     { name: 'save 400/20016', handle: () => json(400, fail(20016)), path: '/v1/voice/save', init: () => saveInit() },
     { name: 'save 401/10003 without a key', handle: () => json(401, fail(10003)), path: '/v1/voice/save', init: () => saveInit({}) },
