@@ -1,5 +1,6 @@
-import { audioMediaTypes, type OperationId } from '../../../openapi/contract.js';
-import { documentedStatuses, validateResponse } from '../../../openapi/validate.js';
+import type { KeptBody } from '../../../judge/exchange.js';
+import { judgeAnswer } from '../../../judge/judge.js';
+import type { OperationId } from '../../../openapi/contract.js';
 import type { KeptExchange } from './exchange.js';
 
 /**
@@ -22,9 +23,9 @@ interface Judged {
 const decoder = new TextDecoder();
 
 /**
- * The contract verdict of one exchange: the OpenAPI response validation (openapi/validate.ts) of the
- * kept JSON body, which checks the §2.1 envelope too, or the documented statuses and audio types.
- * ONE function, so the judge room (judge/) can stand in for it.
+ * The contract verdict of one exchange: the judge's exchange rules (judge/, the same the proxy and the
+ * suite apply) on the answer, holding the mock to its own recorded choices where the spec is open, as
+ * the mock's response check does. The request's side is not judged here (the log keeps only part of it).
  *
  * @example
  * verdictOf({ status: 200, operationId: 'listVoices' }, kept); // { ok: true, problems: [], checked: 'body' }
@@ -35,30 +36,43 @@ export function verdictOf(entry: Judged, exchange: KeptExchange | undefined): Ve
   if (status === 0 || exchange === undefined) return { ok: true, problems: [], checked: 'nothing' };
   const json = exchange.answerJson;
   if (operationId === null) return envelopeVerdict(status, json);
-  if (json !== null) {
-    let body: unknown;
-    try {
-      body = JSON.parse(decoder.decode(json));
-    } catch {
-      return { ok: false, problems: ['the JSON answer does not parse'], checked: 'body' };
-    }
-    const problems = validateResponse(operationId, status, body).map(
-      (f) => `${f.pointer || '(root)'} ${f.message}`,
-    );
-    return { ok: problems.length === 0, problems, checked: 'body' };
-  }
-  const problems: string[] = [];
-  if (!documentedStatuses(operationId).includes(status))
-    problems.push(`${operationId} does not document HTTP ${status}`);
-  const type = exchange.answerHeaders['Content-Type'] ?? '';
-  const audio = (Object.values(audioMediaTypes) as string[]).some((t) => type.startsWith(t));
-  if (status === 200 && isSynthesis(operationId) && !audio)
-    problems.push(`audio expected, got Content-Type "${type}"`);
-  return { ok: problems.length === 0, problems, checked: 'status' };
+  const responseJson = keptBody(json, exchange.answerBytes);
+  if (responseJson.kind === 'not-json')
+    return { ok: false, problems: ['the JSON answer does not parse'], checked: 'body' };
+  const headers = Object.fromEntries(
+    Object.entries(exchange.answerHeaders).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  const verdicts = judgeAnswer(
+    {
+      seq: 0,
+      operationId,
+      method: '',
+      path: '',
+      query: {},
+      requestHeaders: {},
+      requestJson: { kind: 'none' },
+      form: undefined,
+      status,
+      responseHeaders: headers,
+      responseJson,
+      audio: undefined,
+      timing: { waitMs: 0, spanMs: 0, chunks: 1 },
+    },
+    { ownChoices: true, requestUnknown: true },
+  );
+  const problems = verdicts.map((v) => `${v.rule} (${v.section}): ${v.seen}`);
+  return { ok: problems.length === 0, problems, checked: responseJson.kind === 'json' ? 'body' : 'status' };
 }
 
-const isSynthesis = (operationId: OperationId) =>
-  operationId === 'synthesizeSpeech' || operationId === 'streamSpeech';
+/** The answer's JSON as the judge reads it: parsed, not kept (too large, or audio), or broken. */
+function keptBody(json: Uint8Array | null, bytes: number | null): KeptBody {
+  if (json === null) return bytes !== null && bytes > 0 ? { kind: 'too-large', bytes } : { kind: 'none' };
+  try {
+    return { kind: 'json', value: JSON.parse(decoder.decode(json)) };
+  } catch (error) {
+    return { kind: 'not-json', error: (error as Error).message };
+  }
+}
 
 /** An answer outside the operations (no route, wrong method): the §2.1 refusal envelope. */
 function envelopeVerdict(status: number, json: Uint8Array | null): Verdict {
