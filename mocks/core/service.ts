@@ -6,6 +6,7 @@ import { type Clock, manualClock } from './clock.js';
 import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
 import { handleControl } from './control-api.js';
 import { failureAnswer } from './envelope.js';
+import { FairTurns } from './fair-turns.js';
 import { lazyAudioEngine } from './lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './pinned-storage.js';
 import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
@@ -187,6 +188,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       throw new Error(`the state could not be stored, nothing was changed: ${(error as Error).message}`);
     });
   };
+  const sleep = options.sleep ?? defaultSleep;
   const deps: ServiceDeps = {
     config,
     callers: callersOf(config.keys),
@@ -202,7 +204,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     audio,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     resolveHost: options.resolveHost,
-    sleep: options.sleep ?? defaultSleep,
+    sleep,
+    turns: new FairTurns(sleep),
   };
   const storage = deps.storage as PinnedStorage;
   const controls = {

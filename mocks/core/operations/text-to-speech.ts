@@ -105,7 +105,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
     const body = context.body as SynthesisBody;
     const checked = check(context, body);
     if ('kind' in checked) return checked;
-    const { config, audio, state, sleep } = context.deps;
+    const { config, audio, state } = context.deps;
     const request: SynthesisRequest = {
       text: body.generate_text,
       voice: checked.voice,
@@ -144,7 +144,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       realtime: preferences.realtime ?? config.streaming.realtime,
       chunkMs: config.streaming.chunkMs,
     };
-    return new StreamAnswer(200, audioChunks(synthesis, pacing, sleep), headers);
+    return new StreamAnswer(200, audioChunks(synthesis, pacing, context.deps), headers);
   };
 }
 
