@@ -18,6 +18,7 @@ import { memoryStore, type StateChange, type StateRow, type StateStore } from '.
 import { callersOf } from './state/tenancy.js';
 import { memoryStorage, type Storage } from './storage.js';
 import { type Target, targetOf } from './target.js';
+import { warmUp } from './warm-up.js';
 
 /** Everything a mock service can be given; every field has a default. */
 export interface MockServiceOptions {
@@ -104,6 +105,12 @@ export interface MockService {
   populate(options: PopulateOptions): Promise<PopulateResult>;
   /** Resolves once the service is ready to answer (its `populate` option done); rejects if that failed. */
   readonly ready: Promise<void>;
+  /**
+   * Sends a short stream request nobody hears through a throwaway service with the same config and
+   * audio engine, so the first real stream is as quick as the next (the Node server calls it once it
+   * listens). Changes no state and no answer; only the engine's memos (`state.caches.engine`) fill.
+   */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -336,6 +343,11 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     fetch: async (request) => asResponse(await answer(request)),
     answer,
     ready: readyPromise,
+    warm: () =>
+      warmUp(
+        createMockService({ config: options.config ?? {}, audio, logger: { error: () => {} } }),
+        config.keys[0]?.key,
+      ),
     close: async () => {
       await deps.storage.close();
       await store.close();

@@ -305,6 +305,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     if (!options.service) await service.close();
     throw error;
   }
+  // The audio engine warms in a later turn, so the first answer does not wait for it (readiness).
+  setImmediate(() => service.warm().catch(() => {}));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
