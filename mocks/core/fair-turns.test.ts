@@ -30,7 +30,9 @@ async function render(
 ) {
   const slice = setup.turns.slice();
   for (let i = 0; i < chunks; i++) {
-    if (i > 0) await slice.due();
+    // As the sources do: a chunk whose turn it is now is made without a promise in between.
+    const due = i === 0 ? slice.first() : slice.due();
+    if (due) await due;
     setup.clock.ms += chunkMs;
     order.push(name);
   }
@@ -51,23 +53,36 @@ describe('FairTurns', () => {
   it('renderers take turns round-robin, a slice each, in the order they came', async () => {
     const setup = manualTurns();
     const { order } = setup;
-    // Each chunk is a whole slice (1 ms), four slices to a turn of 4 ms.
+    // Each chunk is a whole slice (1 ms), four slices to a turn of 4 ms; a's first chunk at once (it
+    // was alone), b's and c's first in the first turn, before a goes on.
     await Promise.all(['a', 'b', 'c'].map((name) => render(name, 4, 1, setup, order)));
-    expect(order.join('')).toBe('abc|abca|bcab|c');
+    expect(order.join('')).toBe('a|bcab|cabc|abc');
   });
 
   it('a slice longer than a turn (an mp3 chunk) is a turn of its own', async () => {
     const setup = manualTurns(4);
     const { order } = setup;
     await Promise.all(['a', 'b', 'c'].map((name) => render(name, 3, 5, setup, order)));
-    expect(order.join('')).toBe('abc|a|b|c|a|b|c');
+    // Even the newcomers' first chunks: the event loop reads its sockets between any two.
+    expect(order.join('')).toBe('a|b|c|a|b|c|a|b|c');
+  });
+
+  it('newcomers make their first chunk before those already sounding go on, one chunk each', async () => {
+    const setup = manualTurns();
+    const { order } = setup;
+    const a = render('a', 6, 1, setup, order);
+    // b and c come while a renders: each first chunk goes before a's next slice.
+    const late = [render('b', 3, 1, setup, order), render('c', 3, 1, setup, order)];
+    await Promise.all([a, ...late]);
+    expect(order.join('')).toMatch(/^a\|bca/);
+    expect(order.filter((c) => c !== '|')).toHaveLength(12);
   });
 
   it('a renderer that stops (its client went away) does not hold up the others', async () => {
     const setup = manualTurns();
     const { order } = setup;
     await Promise.all([render('a', 2, 1, setup, order), render('b', 8, 1, setup, order)]);
-    expect(order.join('')).toBe('ab|abbb|bbbb');
+    expect(order.join('')).toBe('a|babb|bbbb|b');
     expect(setup.turns.waiting).toBe(0);
   });
 });

@@ -5,13 +5,14 @@
  * socket rarely pushes back on loopback). Without it, the 50th stream's first byte waited for the 49
  * before it, and a list request for all of them.
  *
- * A renderer makes its first chunk at once, then queues. A turn (one macrotask of the injected yield:
- * setImmediate on Node, a MessageChannel message in browsers) hands the queue's head a slice of
- * `sliceMs`; when that slice is over, the renderer queues again at the tail and the next one goes on,
- * one after another, until the turn has run `turnMs`; the rest wait for the next turn, after the
- * event loop has read its sockets (new requests, lists). A renderer that stops mid-slice (its client
- * went away, its socket pushes back) holds up the others for no longer than this turn. Only when a
- * chunk is made changes, never its bytes. Imports nothing of the kit.
+ * A renderer's first chunk is made at once when nothing else renders; else it waits with the other
+ * newcomers, who go before every renderer already sounding, one chunk each. A turn (one macrotask of
+ * the injected yield: setImmediate on Node, a MessageChannel message in browsers) hands the queue's
+ * head a slice of `sliceMs`; when that slice is over, the renderer queues again at the tail and the
+ * next one goes on, one after another, until the turn has run `turnMs`; the rest wait for the next
+ * turn, after the event loop has read its sockets (new requests, lists). A renderer that stops
+ * mid-slice (its client went away, its socket pushes back) holds up the others for no longer than
+ * this turn. Only when a chunk is made changes, never its bytes. Imports nothing of the kit.
  */
 
 /** How long one renderer goes on before the next one's slice, ms (its chunks and their writes). */
@@ -36,6 +37,8 @@ export interface FairTurnsOptions {
  */
 export class FairTurns {
   private readonly queue: Slice[] = [];
+  /** Renderers waiting for their first chunk: they go first. */
+  private readonly newcomers: Slice[] = [];
   private scheduled = false;
   /** Until when the current turn hands out slices (performance.now() ms). */
   private turnEndsAt = Number.NEGATIVE_INFINITY;
@@ -61,21 +64,28 @@ export class FairTurns {
 
   /** How many renderers wait for a slice. */
   get waiting(): number {
-    return this.queue.length;
+    return this.queue.length + this.newcomers.length;
   }
 
-  /** Queues a renderer (its slice over, or its first chunk made); the next one goes on. */
-  enqueue(slice: Slice): void {
+  /** Whether nothing renders or waits to: a first chunk is then made at once. */
+  get idle(): boolean {
+    return this.holder === undefined && this.waiting === 0;
+  }
+
+  /** Queues a renderer (its slice over, or its first chunk made, or to come); the next one goes on. */
+  enqueue(slice: Slice, newcomer = false): void {
     if (this.holder === slice) this.holder = undefined;
-    this.queue.push(slice);
+    (newcomer ? this.newcomers : this.queue).push(slice);
     this.passOn();
   }
 
   /** A renderer stopped (its end, or its reader went away): out of the queue, and the next one goes on. */
   stop(slice: Slice): void {
     if (this.holder === slice) this.holder = undefined;
-    const at = this.queue.indexOf(slice);
-    if (at >= 0) this.queue.splice(at, 1);
+    for (const queue of [this.queue, this.newcomers]) {
+      const at = queue.indexOf(slice);
+      if (at >= 0) queue.splice(at, 1);
+    }
     this.passOn();
   }
 
@@ -84,12 +94,12 @@ export class FairTurns {
    * waits has the next turn asked for, even if the holder never releases (its socket pushes back).
    */
   private passOn(): void {
-    if (this.holder === undefined && this.queue.length > 0 && this.now() < this.turnEndsAt) {
-      const next = this.queue.shift() as Slice;
+    if (this.holder === undefined && this.waiting > 0 && this.now() < this.turnEndsAt) {
+      const next = (this.newcomers.shift() ?? this.queue.shift()) as Slice;
       this.holder = next;
       next.grant();
     }
-    if (this.queue.length > 0 && !this.scheduled) {
+    if (this.waiting > 0 && !this.scheduled) {
       this.scheduled = true;
       this.yieldNow(0).then(this.turn);
     }
@@ -112,9 +122,24 @@ export class Slice {
   constructor(private readonly turns: FairTurns) {}
 
   /**
-   * Undefined while this renderer's slice goes on; else a promise of its next slice (it queues at
-   * the tail, and the next renderer goes on). The first call always waits: a renderer's first chunk
-   * is made at once, outside the turns, so every new stream sounds before the old ones go on.
+   * Before the first chunk: undefined when nothing else renders (make it at once), else a promise of
+   * this newcomer's turn, before those already sounding. Its slice is that one chunk.
+   */
+  first(): Promise<void> | undefined {
+    const { turns } = this;
+    if (turns.idle) return undefined;
+    return new Promise((resolve) => {
+      this.granted = () => {
+        this.startedAt = Number.NaN;
+        resolve();
+      };
+      turns.enqueue(this, true);
+    });
+  }
+
+  /**
+   * Before each chunk but the first: undefined while this renderer's slice goes on; else a promise of
+   * its next slice (it queues at the tail, and the next renderer goes on).
    */
   due(): Promise<void> | undefined {
     const { turns } = this;

@@ -13,9 +13,10 @@ export interface Pacing {
 
 /**
  * The chunks of a streamed synthesis, made one at a time as they are pulled (a chunk is rendered only
- * when the reader asks for it); rendering stops when the reader cancels (the client went away). The
- * first chunk is made at once; the others in this stream's fair turns (fair-turns.ts), so that many
- * streams at once take turns instead of each waiting for the ones before it to end.
+ * when the reader asks for it); rendering stops when the reader cancels (the client went away). Each
+ * chunk is made in this stream's fair turns (fair-turns.ts), the first before those of streams
+ * already sounding, so that many streams at once take turns instead of each waiting for the ones
+ * before it to end.
  *
  * @example
  * new StreamAnswer(200, audioChunks(synthesis, pacing, deps), { 'Content-Type': 'audio/wav' });
@@ -41,7 +42,7 @@ export function audioChunks(
       first = false;
       // A paced chunk waits its time and is then made at once, as before: pacing is a wait, not work.
       if (wait > 0) return deps.sleep(wait).then(next);
-      const due = wasFirst ? undefined : slice.due();
+      const due = wasFirst ? slice.first() : slice.due();
       return due ? due.then(next) : next();
     },
     cancel() {
@@ -95,7 +96,7 @@ export function completeChunks(
   };
   return {
     pull() {
-      const due = count > 0 ? slice.due() : undefined;
+      const due = count > 0 ? slice.due() : slice.first();
       return due ? due.then(next) : next();
     },
     cancel() {
@@ -122,6 +123,8 @@ export async function collectAudio(
   const parts: Uint8Array[] = [];
   const slice = turns.slice();
   try {
+    await slice.first();
+    if (signal?.aborted) return undefined;
     for (const chunk of synthesis.chunks()) {
       parts.push(chunk);
       const due = slice.due();

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { apiKey, spawnMock } from './http-bench.js';
 import { root } from './servers.js';
@@ -13,15 +14,47 @@ export interface FairRow {
   /** All at once: first body byte of each stream, from its request. */
   readonly firstByteP50Ms: number;
   readonly firstByteMaxMs: number;
+  /** The same as the mock's request log measured it: from the request's arrival to its first chunk written. */
+  readonly serverFirstByteP50Ms: number;
+  readonly serverFirstByteMaxMs: number;
   /** Wall time of the same streams one after another, and all at once. */
   readonly sequentialMs: number;
   readonly concurrentMs: number;
   /** Total synthesis rate all at once over one after another (same total audio). */
   readonly rateRatio: number;
+  /** CPU seconds the mock process spent on each run (user + system; NaN off Linux). */
+  readonly serverCpuSequentialS: number;
+  readonly serverCpuConcurrentS: number;
   /** GET /v1/voice/list, one at a time, while the streams ran at once. */
   readonly lists: number;
   readonly listP99Ms: number;
   readonly listMaxMs: number;
+}
+
+/** CPU seconds a process has used so far (Linux /proc; NaN elsewhere), user and system together. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime are the 12th and 13th fields after the command name, in clock ticks (100 Hz).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The mock's own time to first byte of its last `count` streams (GET /__mock/requests). */
+async function serverFirstBytes(url: string, count: number): Promise<number[]> {
+  const res = await fetch(`${url}/__mock/requests`);
+  const { data } = (await res.json()) as {
+    data:
+      | { entries?: { path: string; stream: { ttfbMs: number } | null }[] }
+      | { path: string; stream: { ttfbMs: number } | null }[];
+  };
+  const entries = Array.isArray(data) ? data : (data.entries ?? []);
+  return entries
+    .filter((e) => e.path === '/v1/text-to-speech/stream' && e.stream)
+    .slice(-count)
+    .map((e) => e.stream?.ttfbMs as number);
 }
 
 /** Runs fair-client.ts in a process of its own. */
@@ -94,11 +127,16 @@ export async function fairStreaming(
       await streamsFrom(mock.url, format, 2, Math.min(characters[format], 500), 'sequential', 'warm');
     for (const format of ['wav', 'pcm', 'mp3'] as const) {
       const length = characters[format];
+      const pid = mock.child.pid as number;
+      const cpu0 = cpuSeconds(pid);
       const one = await streamsFrom(mock.url, format, streams, length, 'sequential', `${format}-s`);
+      const cpu1 = cpuSeconds(pid);
       const probe = listProbe(mock.url);
       const all = await streamsFrom(mock.url, format, streams, length, 'concurrent', `${format}-c`);
       const lists = await probe.stop();
+      const cpu2 = cpuSeconds(pid);
       const first = all.timings.map((t) => t.firstByteMs);
+      const serverFirst = await serverFirstBytes(mock.url, streams);
       rows.push({
         format,
         streams,
@@ -106,9 +144,13 @@ export async function fairStreaming(
         bytes: all.timings.reduce((n, t) => n + t.bytes, 0),
         firstByteP50Ms: percentile(first, 50),
         firstByteMaxMs: Math.max(...first),
+        serverFirstByteP50Ms: percentile(serverFirst, 50),
+        serverFirstByteMaxMs: Math.max(...serverFirst),
         sequentialMs: one.wallMs,
         concurrentMs: all.wallMs,
         rateRatio: one.wallMs / all.wallMs,
+        serverCpuSequentialS: cpu1 - cpu0,
+        serverCpuConcurrentS: cpu2 - cpu1,
         lists: lists.length,
         listP99Ms: percentile(lists, 99),
         listMaxMs: Math.max(...lists),

@@ -149,11 +149,23 @@ if (want('fairness')) {
   results.fairness = rows;
   log(`\n## Fair streaming (${streams} streams at once against one after another, lists timed meanwhile)`);
   log(
-    'format  chars  MB      first byte p50  max ms  one by one s  at once s  rate  lists  list p99  max ms',
+    "format  chars  MB      first byte p50 / max ms  (mock's own)  one by one s  at once s  rate   mock CPU s  lists  list p99 / max ms",
   );
   for (const r of rows)
     log(
-      `${r.format.padEnd(8)}${String(r.characters).padEnd(7)}${fmt(r.bytes / 1e6).padEnd(8)}${fmt(r.firstByteP50Ms, 2).padEnd(16)}${fmt(r.firstByteMaxMs).padEnd(8)}${fmt(r.sequentialMs / 1000, 2).padEnd(14)}${fmt(r.concurrentMs / 1000, 2).padEnd(11)}${`${fmt(100 * r.rateRatio, 0)} %`.padEnd(6)}${String(r.lists).padEnd(7)}${fmt(r.listP99Ms).padEnd(10)}${fmt(r.listMaxMs)}`,
+      [
+        r.format.padEnd(7),
+        String(r.characters).padEnd(6),
+        fmt(r.bytes / 1e6).padEnd(7),
+        `${fmt(r.firstByteP50Ms)} / ${fmt(r.firstByteMaxMs)}`.padEnd(24),
+        `(${fmt(r.serverFirstByteP50Ms)} / ${fmt(r.serverFirstByteMaxMs)})`.padEnd(13),
+        fmt(r.sequentialMs / 1000, 2).padEnd(13),
+        fmt(r.concurrentMs / 1000, 2).padEnd(10),
+        `${fmt(100 * r.rateRatio, 0)} %`.padEnd(6),
+        `${fmt(r.serverCpuSequentialS, 2)}/${fmt(r.serverCpuConcurrentS, 2)}`.padEnd(11),
+        String(r.lists).padEnd(6),
+        `${fmt(r.listP99Ms)} / ${fmt(r.listMaxMs)}`,
+      ].join(' '),
     );
   for (const r of rows) {
     const name = `fairness ${r.format}, ${r.streams} × ${r.characters.toLocaleString('en')} characters`;
