@@ -14,9 +14,6 @@ export interface FairRow {
   /** All at once: first body byte of each stream, from its request. */
   readonly firstByteP50Ms: number;
   readonly firstByteMaxMs: number;
-  /** The same as the mock's request log measured it: from the request's arrival to its first chunk written. */
-  readonly serverFirstByteP50Ms: number;
-  readonly serverFirstByteMaxMs: number;
   /** Wall time of the same streams one after another, and all at once. */
   readonly sequentialMs: number;
   readonly concurrentMs: number;
@@ -40,21 +37,6 @@ function cpuSeconds(pid: number): number {
   } catch {
     return Number.NaN;
   }
-}
-
-/** The mock's own time to first byte of its last `count` streams (GET /__mock/requests). */
-async function serverFirstBytes(url: string, count: number): Promise<number[]> {
-  const res = await fetch(`${url}/__mock/requests`);
-  const { data } = (await res.json()) as {
-    data:
-      | { entries?: { path: string; stream: { ttfbMs: number } | null }[] }
-      | { path: string; stream: { ttfbMs: number } | null }[];
-  };
-  const entries = Array.isArray(data) ? data : (data.entries ?? []);
-  return entries
-    .filter((e) => e.path === '/v1/text-to-speech/stream' && e.stream)
-    .slice(-count)
-    .map((e) => e.stream?.ttfbMs as number);
 }
 
 /** Runs fair-client.ts in a process of its own. */
@@ -136,7 +118,6 @@ export async function fairStreaming(
       const lists = await probe.stop();
       const cpu2 = cpuSeconds(pid);
       const first = all.timings.map((t) => t.firstByteMs);
-      const serverFirst = await serverFirstBytes(mock.url, streams);
       rows.push({
         format,
         streams,
@@ -144,8 +125,6 @@ export async function fairStreaming(
         bytes: all.timings.reduce((n, t) => n + t.bytes, 0),
         firstByteP50Ms: percentile(first, 50),
         firstByteMaxMs: Math.max(...first),
-        serverFirstByteP50Ms: percentile(serverFirst, 50),
-        serverFirstByteMaxMs: Math.max(...serverFirst),
         sequentialMs: one.wallMs,
         concurrentMs: all.wallMs,
         rateRatio: one.wallMs / all.wallMs,
