@@ -11,7 +11,7 @@ import { type Failure, fail, failureAnswer, isFailure, render } from './answer/e
 import type { CoreRequest, OperationContext, ServiceDeps, Soon } from './context.js';
 import { operations } from './operation-table.js';
 import { unixSeconds } from './platform/clock.js';
-import { drain, readJsonBody } from './request/request-body.js';
+import { drain, jsonBodyCap, readJsonBody } from './request/request-body.js';
 import {
   applyFaults,
   noPreferences,
@@ -98,7 +98,7 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   const queryFindings = validateQuery(operationId, query);
   if (queryFindings.length > 0) return flow.respond(findingsFailure('query', queryFindings, query));
   if (!jsonOperations.has(operationId)) return flow.operate();
-  return readJsonBody(request).then((body) => {
+  return readJsonBody(request, jsonBodyCap(deps.config.maxTextLength)).then((body) => {
     if (isFailure(body)) return flow.respond(body);
     const bodyFindings = validateJsonBody(operationId, body);
     if (bodyFindings.length > 0) return flow.respond(findingsFailure('body', bodyFindings, body));

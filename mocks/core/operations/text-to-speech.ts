@@ -3,7 +3,7 @@ import type { AudioFormat } from '../../../openapi/contract.js';
 import type { SynthesisRequest as SynthesisRequestBody } from '../../../openapi/generated/voice-service.js';
 import { BytesAnswer, dropped, StreamAnswer } from '../answer/answer.js';
 import { completeAudio } from '../answer/complete-audio.js';
-import { type Failure, fail } from '../answer/envelope.js';
+import { type Failure, fail, quoted } from '../answer/envelope.js';
 import { audioChunks } from '../answer/synthesis-body.js';
 import type { Operation, OperationContext } from '../context.js';
 import type { CompleteAudio } from '../state/complete-audio-cache.js';
@@ -44,7 +44,10 @@ function checkOption(
   allowed: readonly string[],
 ): Failure | undefined {
   if (value === undefined || allowed.includes(value)) return undefined;
-  return fail('unsupportedOption', `${name} "${value}" is not enabled; enabled are ${allowed.join(', ')}`);
+  return fail(
+    'unsupportedOption',
+    `${name} ${quoted(value)} is not enabled; enabled are ${allowed.join(', ')}`,
+  );
 }
 
 /** The checks the schema cannot express (configurable lists and limits, voices that exist). */
@@ -96,7 +99,7 @@ function checkChoices(
   if (refused) return refused;
   const voiceId = body.voice_id ?? config.defaultVoice;
   const voice = findVoice(context, voiceId);
-  if (!voice) return fail('unknownVoice', `voice_id "${voiceId}" is not available to this project`);
+  if (!voice) return fail('unknownVoice', `voice_id ${quoted(voiceId)} is not available to this project`);
   return { voice, format: (body.audio_format ?? config.defaultAudioFormat) as AudioFormat };
 }
 

@@ -1,5 +1,5 @@
 import { upload } from '../../../openapi/contract.js';
-import { type Failure, fail } from '../answer/envelope.js';
+import { type Failure, fail, quoted } from '../answer/envelope.js';
 import type { CoreRequest } from '../context.js';
 import { concat, type Storage, type StorageWriter } from '../platform/storage.js';
 import { boundaryOf, MultipartError, type PartHead, type PartSink, readMultipart } from './multipart.js';
@@ -136,7 +136,7 @@ function judge(form: FormProgress, maxBytes: number): Failure | undefined {
   if (form.fileName === undefined)
     return fail('invalidUpload', 'invalid multipart request: form field "file" is missing');
   if (form.badExtension !== undefined) {
-    const shown = form.badExtension ? `".${form.badExtension}"` : '(none)';
+    const shown = form.badExtension ? quoted(`.${form.badExtension}`) : '(none)';
     return fail(
       'unsupportedExtension',
       `unsupported file extension ${shown}: allowed are .${upload.allowedExtensions.join(', .')}`,
@@ -145,11 +145,14 @@ function judge(form: FormProgress, maxBytes: number): Failure | undefined {
   if (form.tooLarge)
     return fail('fileTooLarge', `file is larger than ${maxBytes} bytes (${maxBytes / 1_048_576} MiB)`);
   if (form.size === 0)
-    return fail('invalidUpload', `invalid multipart request: file "${form.fileName}" is empty`);
+    return fail('invalidUpload', `invalid multipart request: file ${quoted(form.fileName ?? '')} is empty`);
   if (form.scene === undefined)
     return fail('invalidUpload', 'invalid multipart request: form field "scene" is missing');
   if (!scenes.includes(form.scene)) {
-    return fail('invalidUpload', `unsupported scene "${form.scene}": supported is ${scenes.join(', ')}`);
+    return fail(
+      'invalidUpload',
+      `unsupported scene ${quoted(form.scene ?? '')}: supported is ${scenes.join(', ')}`,
+    );
   }
   return undefined;
 }
