@@ -2,7 +2,7 @@ import type { SynthesisStream } from '../../../audio/types.js';
 import type { ServiceDeps } from '../context.js';
 import { concat } from '../platform/storage.js';
 import type { ChunkSource } from './answer.js';
-import type { FairTurns } from './fair-turns.js';
+import type { FairTurns, Slice } from './fair-turns.js';
 
 /** How the audio of one answer is paced: a wait before the first chunk, and real-time pacing after it. */
 export interface Pacing {
@@ -25,9 +25,11 @@ export function audioChunks(
   synthesis: SynthesisStream,
   pacing: Pacing,
   deps: Pick<ServiceDeps, 'sleep' | 'turns'>,
+  /** This stream's share of the turns, when its first turn was taken already (before its sizing). */
+  begun?: Slice,
 ): ChunkSource {
   const chunks = synthesis.chunks();
-  const slice = deps.turns.slice();
+  const slice = begun ?? deps.turns.slice();
   let first = true;
   const next = (): Uint8Array | undefined => {
     const step = chunks.next();
@@ -42,7 +44,7 @@ export function audioChunks(
       first = false;
       // A paced chunk waits its time and is then made at once, as before: pacing is a wait, not work.
       if (wait > 0) return deps.sleep(wait).then(next);
-      const due = wasFirst ? slice.first() : slice.due();
+      const due = wasFirst ? (begun ? undefined : slice.first()) : slice.due();
       return due ? due.then(next) : next();
     },
     cancel() {
