@@ -58,6 +58,10 @@ function program(): CAC {
       'Keep the whole state in this directory (created when missing) across restarts and kill -9 (see docs/persistence.md)',
     )
     .option(
+      '--repair',
+      'With --state-dir: start without the voices and uploads whose recording is missing or damaged, listing each on stderr (the files are moved into <dir>/damaged/)',
+    )
+    .option(
       '--populate <n>',
       'Start with n fake custom voices (1 to 1000, from --seed, default 1) when the mock holds none yet',
     )
