@@ -11,6 +11,7 @@ const root = join(import.meta.dirname, '..', '..');
 const files = sourceFiles(root, [
   'openapi',
   'judge',
+  'audio',
   'common',
   'mocks',
   'conformance',
