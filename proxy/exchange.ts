@@ -9,6 +9,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { type OperationId, upload } from '../openapi/contract.js';
 import { matchRoute, validateJsonBody, validateQuery } from '../openapi/validate.js';
 import { AudioWatch } from './audio-watch.js';
+import { budgetNote, type JudgeBudget } from './judge-budget.js';
 import { audioKindOf, type ExchangeFacts, type Finding, type JudgeOptions, judge, type KeptBody, pcmLayoutOf } from './judge.js';
 import { MultipartCounter } from './multipart-count.js';
 import { rules } from './rules.js';
@@ -25,25 +26,41 @@ const decoders: Readonly<Record<string, (b: Buffer, o: { maxOutputLength: number
 /**
  * Keeps a JSON body up to `limit` bytes; beyond it only counts. A compressed body (`encoding`) is
  * kept as it came, up to the limit, and decoded at the end into at most `limit` bytes: the bytes pass
- * to the client unchanged, and a body that inflates past the cap is noted, never held.
+ * to the client unchanged, and a body that inflates past the cap is noted, never held. Every byte kept
+ * is taken from the proxy's one `budget`; when it has no room the body is let go (`starved`).
  */
 class JsonKeeper {
   private chunks: Buffer[] = [];
   private bytes = 0;
+  private kept = 0;
+  /** The budget had no room: the body is not judged. */
+  starved = false;
   constructor(
     private readonly limit: number,
+    private readonly budget: JudgeBudget,
     private readonly encoding: string | undefined = undefined,
   ) {}
   push(chunk: Buffer): void {
     this.bytes += chunk.length;
-    if (this.bytes <= this.limit) this.chunks.push(chunk);
-    else this.chunks = [];
+    if (this.bytes > this.limit || this.starved) return this.drop();
+    if (!this.budget.take(chunk.length)) {
+      this.starved = true;
+      return this.drop();
+    }
+    this.kept += chunk.length;
+    this.chunks.push(chunk);
+  }
+  /** Lets go of what is kept and gives its bytes back to the budget. */
+  drop(): void {
+    this.budget.give(this.kept);
+    this.kept = 0;
+    this.chunks = [];
   }
   finish(): KeptBody {
-    if (this.bytes > this.limit) return { kind: 'too-large', bytes: this.bytes };
+    if (this.bytes > this.limit || this.starved) return { kind: 'too-large', bytes: this.bytes };
     if (this.bytes === 0) return { kind: 'none' };
     let raw: Buffer = Buffer.concat(this.chunks, this.bytes);
-    this.chunks = [];
+    this.drop();
     const encoding = this.encoding?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
       const decode = decoders[encoding];
@@ -71,6 +88,8 @@ const boundaryOf = (ct: string) => /;\s*boundary=(?:"([^"]{1,70})"|([^;\s]{1,70}
 
 export interface ObserverOptions {
   readonly jsonLimitBytes: number;
+  /** The proxy's one budget of bytes kept for judging, shared by all exchanges. */
+  readonly budget: JudgeBudget;
   readonly judge: JudgeOptions;
 }
 
@@ -151,7 +170,7 @@ export class ExchangeObserver {
       if (boundary) this.form = new MultipartCounter(boundary);
       else this.record.requestProblems.push(`Content-Type ${JSON.stringify(ct)} is not multipart/form-data with a boundary (§4.1)`);
     } else if (op === 'saveVoice' || op === 'synthesizeSpeech' || op === 'streamSpeech') {
-      if (isJson(ct)) this.requestJson = new JsonKeeper(options.jsonLimitBytes);
+      if (isJson(ct)) this.requestJson = new JsonKeeper(options.jsonLimitBytes, options.budget);
       else this.record.requestProblems.push(`Content-Type ${JSON.stringify(ct)} is not application/json (§4.2, §4.5)`);
     }
     const key = first(requestHeaders['x-api-key']);
@@ -160,7 +179,7 @@ export class ExchangeObserver {
 
   requestChunk(chunk: Buffer): void {
     this.record.requestBytes += chunk.length;
-    this.requestJson?.push(chunk);
+    if (!this.done) this.requestJson?.push(chunk); // after the end nothing is kept: the budget is settled
     this.form?.push(chunk);
   }
 
@@ -181,7 +200,7 @@ export class ExchangeObserver {
     } else if (kind && status >= 200 && status < 300) {
       const pcm = kind === 'pcm' ? pcmLayoutOf(headers, this.options.judge.pcmHeaders).layout : undefined;
       this.audio = new AudioWatch(kind, { streamed: this.operationId === 'streamSpeech', pcm });
-    } else this.responseJson = new JsonKeeper(this.options.jsonLimitBytes, first(headers['content-encoding']));
+    } else this.responseJson = new JsonKeeper(this.options.jsonLimitBytes, this.options.budget, first(headers['content-encoding']));
   }
 
   responseChunk(chunk: Buffer): void {
@@ -191,7 +210,7 @@ export class ExchangeObserver {
     this.record.chunks++;
     this.record.responseBytes += chunk.length;
     this.audio?.push(chunk);
-    this.responseJson?.push(chunk);
+    if (!this.done) this.responseJson?.push(chunk);
   }
 
   /** What an answer the upstream broke off shows: how much came of what its head promised. */
@@ -207,6 +226,16 @@ export class ExchangeObserver {
 
   /** The exchange ended (`aborted` names who cut it): the findings of a complete one, else none. */
   end(aborted: ExchangeRecord['aborted'] = null, error?: string): Finding[] {
+    try {
+      return this.settle(aborted, error);
+    } finally {
+      // Whatever path the judging took (a cut, an early answer, a judge's bug), the budget gets its bytes back.
+      this.requestJson?.drop();
+      this.responseJson?.drop();
+    }
+  }
+
+  private settle(aborted: ExchangeRecord['aborted'], error: string | undefined): Finding[] {
     if (this.done) return [];
     this.done = true;
     const now = performance.now();
@@ -230,7 +259,8 @@ export class ExchangeObserver {
       for (const f of validateJsonBody(this.operationId, requestJson.value))
         record.requestProblems.push(`body ${f.pointer || '/'} ${f.message}`);
     if (requestJson.kind === 'not-json') record.requestProblems.push(`the body is not JSON: ${requestJson.error}`);
-    if (requestJson.kind === 'too-large') record.notes.push(`the request body (${requestJson.bytes} bytes) is over the JSON cap: not validated`);
+    if (this.requestJson?.starved) record.notes.push(`the request body: ${budgetNote}`);
+    else if (requestJson.kind === 'too-large') record.notes.push(`the request body (${requestJson.bytes} bytes) is over the JSON cap: not validated`);
     if (!this.operationId || aborted || record.status === null) {
       if (aborted && this.operationId) record.notes.push(`cut by the ${aborted}: the answer was not judged`);
       // A deployment that begins an answer and breaks it off hands the client broken audio or JSON:
@@ -239,7 +269,8 @@ export class ExchangeObserver {
       return [];
     }
     const responseJson = this.responseJson?.finish() ?? { kind: 'none' };
-    if (responseJson.kind === 'too-large')
+    if (this.responseJson?.starved) record.notes.push(`the JSON answer: ${budgetNote}`);
+    else if (responseJson.kind === 'too-large')
       record.notes.push(`the JSON answer (${responseJson.bytes} bytes) is over the cap of ${this.options.jsonLimitBytes} bytes: not validated`);
     const audio = this.audio?.finish();
     if (audio?.seconds !== undefined) record.audioSeconds = Math.round(audio.seconds * 1000) / 1000;

@@ -6,3 +6,4 @@ export { type ProxyOptions, type ProxyServer, startProxy } from './start-proxy.j
 export { rules, type Rule, type Severity } from './rules.js';
 export type { ExchangeRecord, ProxyReport, Violation } from './types.js';
 export { violationLine, writeProxyReports } from './reports.js';
+export { ProxySetupError, ReportWriteError } from './writable-dir.js';
