@@ -108,6 +108,9 @@ function program(): CAC {
     .option('--report-dir <dir>', 'Where the reports go when it stops', { default: 'reports/proxy' })
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)')
+    .option('--max-judge-bytes <n>', 'Bytes all exchanges in flight may keep for judging; past it, unjudged', {
+      default: '67108864',
+    })
     .option(
       '--upstream-timeout <ms>',
       'How long the upstream may stay silent before a 504 or a cut (0: forever)',
@@ -224,7 +227,8 @@ const notes: Record<string, { readonly intro: readonly string[]; readonly outro:
       'proxy.json, proxy.junit.xml and proxy.md into --report-dir. See docs/proxy.md.',
     ],
     outro: [
-      'Exit codes: 0 no must-rule violated; 1 a must-rule violated (or it could not start); 2 usage error.',
+      'Exit codes: 0 no must-rule violated; 1 a must-rule violated (or it could not start); 2 usage error',
+      '(a flag, or a report folder or HAR path it cannot write); 3 the reports could not be written.',
     ],
   },
   conformance: {
