@@ -109,7 +109,7 @@ function program(): CAC {
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)')
     .option('--max-judge-bytes <n>', 'Bytes all exchanges in flight may keep for judging; past it, unjudged', {
-      default: '67108864',
+      default: '8388608',
     })
     .option(
       '--upstream-timeout <ms>',

@@ -53,7 +53,7 @@ export async function proxyCommand(
     problems.push(
       `--upstream-timeout: expected a whole number of ms (0: none), got "${flags.upstreamTimeout}"`,
     );
-  const judgeGiven = String(flags.maxJudgeBytes ?? '67108864').trim();
+  const judgeGiven = String(flags.maxJudgeBytes ?? '8388608').trim();
   const maxJudgeBytes = Number(judgeGiven);
   if (!/^\d+$/.test(judgeGiven) || !Number.isSafeInteger(maxJudgeBytes))
     problems.push(`--max-judge-bytes: expected a whole number of bytes, got "${flags.maxJudgeBytes}"`);
@@ -141,6 +141,7 @@ function summary(report: ProxyReport, write: Write): void {
     `voice-kit proxy: ${count(c.exchanges, 'exchange')}, ${count(c.violations, 'violation')} (${c.must} must, ${c.should} should), ${count(c.upstreamErrors, 'upstream error')}: ${report.ok ? 'PASS' : 'FAIL'}`,
   );
   const byRule = new Map<string, number>();
-  for (const v of report.violations) byRule.set(`${v.severity} ${v.rule}`, (byRule.get(`${v.severity} ${v.rule}`) ?? 0) + 1);
+  for (const v of report.violations)
+    byRule.set(`${v.severity} ${v.rule}`, (byRule.get(`${v.severity} ${v.rule}`) ?? 0) + 1);
   for (const [rule, n] of byRule) write(`  ${n} × ${rule}`);
 }

@@ -9,8 +9,16 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { type OperationId, upload } from '../openapi/contract.js';
 import { matchRoute, validateJsonBody, validateQuery } from '../openapi/validate.js';
 import { AudioWatch } from './audio-watch.js';
+import {
+  audioKindOf,
+  type ExchangeFacts,
+  type Finding,
+  type JudgeOptions,
+  judge,
+  type KeptBody,
+  pcmLayoutOf,
+} from './judge.js';
 import { budgetNote, type JudgeBudget } from './judge-budget.js';
-import { audioKindOf, type ExchangeFacts, type Finding, type JudgeOptions, judge, type KeptBody, pcmLayoutOf } from './judge.js';
 import { MultipartCounter } from './multipart-count.js';
 import { rules } from './rules.js';
 import type { ExchangeRecord } from './types.js';
@@ -42,10 +50,14 @@ class JsonKeeper {
   ) {}
   push(chunk: Buffer): void {
     this.bytes += chunk.length;
-    if (this.bytes > this.limit || this.starved) return this.drop();
+    if (this.bytes > this.limit || this.starved) {
+      this.drop();
+      return;
+    }
     if (!this.budget.take(chunk.length)) {
       this.starved = true;
-      return this.drop();
+      this.drop();
+      return;
     }
     this.kept += chunk.length;
     this.chunks.push(chunk);
@@ -64,12 +76,17 @@ class JsonKeeper {
     const encoding = this.encoding?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
       const decode = decoders[encoding];
-      if (!decode) return { kind: 'not-json', error: `Content-Encoding ${encoding} is not one the proxy decodes` };
+      if (!decode)
+        return { kind: 'not-json', error: `Content-Encoding ${encoding} is not one the proxy decodes` };
       try {
         raw = decode(raw, { maxOutputLength: this.limit + 1 });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return { kind: 'too-large', bytes: this.limit + 1 };
-        return { kind: 'not-json', error: `the ${encoding} body does not decode: ${(error as Error).message}` };
+        if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+          return { kind: 'too-large', bytes: this.limit + 1 };
+        return {
+          kind: 'not-json',
+          error: `the ${encoding} body does not decode: ${(error as Error).message}`,
+        };
       }
       if (raw.length > this.limit) return { kind: 'too-large', bytes: raw.length };
     }
@@ -84,7 +101,8 @@ class JsonKeeper {
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const isJson = (ct: string | undefined) => /^application\/([\w.+-]*\+)?json\b/i.test((ct ?? '').trim());
-const boundaryOf = (ct: string) => /;\s*boundary=(?:"([^"]{1,70})"|([^;\s]{1,70}))/i.exec(ct)?.slice(1).find(Boolean);
+const boundaryOf = (ct: string) =>
+  /;\s*boundary=(?:"([^"]{1,70})"|([^;\s]{1,70}))/i.exec(ct)?.slice(1).find(Boolean);
 
 export interface ObserverOptions {
   readonly jsonLimitBytes: number;
@@ -163,15 +181,22 @@ export class ExchangeObserver {
       return;
     }
     const op = this.operationId;
-    for (const f of validateQuery(op, this.query)) this.record.requestProblems.push(`query ${f.pointer || '/'} ${f.message}`);
+    for (const f of validateQuery(op, this.query))
+      this.record.requestProblems.push(`query ${f.pointer || '/'} ${f.message}`);
     const ct = first(requestHeaders['content-type']) ?? '';
     if (op === 'uploadFile') {
       const boundary = /^multipart\/form-data\b/i.test(ct) ? boundaryOf(ct) : undefined;
       if (boundary) this.form = new MultipartCounter(boundary);
-      else this.record.requestProblems.push(`Content-Type ${JSON.stringify(ct)} is not multipart/form-data with a boundary (§4.1)`);
+      else
+        this.record.requestProblems.push(
+          `Content-Type ${JSON.stringify(ct)} is not multipart/form-data with a boundary (§4.1)`,
+        );
     } else if (op === 'saveVoice' || op === 'synthesizeSpeech' || op === 'streamSpeech') {
       if (isJson(ct)) this.requestJson = new JsonKeeper(options.jsonLimitBytes, options.budget);
-      else this.record.requestProblems.push(`Content-Type ${JSON.stringify(ct)} is not application/json (§4.2, §4.5)`);
+      else
+        this.record.requestProblems.push(
+          `Content-Type ${JSON.stringify(ct)} is not application/json (§4.2, §4.5)`,
+        );
     }
     const key = first(requestHeaders['x-api-key']);
     if (!key?.trim()) this.record.requestProblems.push('no X-API-Key header (§5.1)');
@@ -196,11 +221,18 @@ export class ExchangeObserver {
     const kind = audioKindOf(ct);
     const encoding = first(headers['content-encoding'])?.trim().toLowerCase();
     if (kind && status >= 200 && status < 300 && encoding && encoding !== 'identity') {
-      this.record.notes.push(`the audio is sent with Content-Encoding ${encoding}: its framing was not checked`);
+      this.record.notes.push(
+        `the audio is sent with Content-Encoding ${encoding}: its framing was not checked`,
+      );
     } else if (kind && status >= 200 && status < 300) {
       const pcm = kind === 'pcm' ? pcmLayoutOf(headers, this.options.judge.pcmHeaders).layout : undefined;
       this.audio = new AudioWatch(kind, { streamed: this.operationId === 'streamSpeech', pcm });
-    } else this.responseJson = new JsonKeeper(this.options.jsonLimitBytes, this.options.budget, first(headers['content-encoding']));
+    } else
+      this.responseJson = new JsonKeeper(
+        this.options.jsonLimitBytes,
+        this.options.budget,
+        first(headers['content-encoding']),
+      );
   }
 
   responseChunk(chunk: Buffer): void {
@@ -216,7 +248,8 @@ export class ExchangeObserver {
   /** What an answer the upstream broke off shows: how much came of what its head promised. */
   private cutFinding(error: string | undefined): Finding {
     const length = this.responseHeaders['content-length'];
-    const promised = typeof length === 'string' ? `of the ${length} bytes its Content-Length promised` : 'and no last chunk';
+    const promised =
+      typeof length === 'string' ? `of the ${length} bytes its Content-Length promised` : 'and no last chunk';
     const why = error ? ` (${error})` : '';
     return {
       rule: rules.answerComplete,
@@ -247,31 +280,40 @@ export class ExchangeObserver {
     if (error) record.upstreamError = error;
     // An answer that came before the request's end (an early 413) leaves the request unjudged.
     const early = this.requestEndAt === undefined;
-    if (early && (this.requestJson || this.form)) record.notes.push('answered before the request ended: its body was not checked');
-    const requestJson = early ? ({ kind: 'none' } as const) : (this.requestJson?.finish() ?? { kind: 'none' });
+    if (early && (this.requestJson || this.form))
+      record.notes.push('answered before the request ended: its body was not checked');
+    const requestJson = early
+      ? ({ kind: 'none' } as const)
+      : (this.requestJson?.finish() ?? { kind: 'none' });
     const form = early ? undefined : this.form?.result();
     if (form?.error) record.requestProblems.push(`the multipart form does not parse: ${form.error}`);
     if (form && !form.error) {
       const files = form.parts.filter((p) => p.name === upload.fileField);
-      if (files.length !== 1) record.requestProblems.push(`${files.length} parts named "file"; §4.1 asks for one`);
+      if (files.length !== 1)
+        record.requestProblems.push(`${files.length} parts named "file"; §4.1 asks for one`);
     }
     if (requestJson.kind === 'json' && this.operationId && this.operationId !== 'uploadFile')
       for (const f of validateJsonBody(this.operationId, requestJson.value))
         record.requestProblems.push(`body ${f.pointer || '/'} ${f.message}`);
-    if (requestJson.kind === 'not-json') record.requestProblems.push(`the body is not JSON: ${requestJson.error}`);
+    if (requestJson.kind === 'not-json')
+      record.requestProblems.push(`the body is not JSON: ${requestJson.error}`);
     if (this.requestJson?.starved) record.notes.push(`the request body: ${budgetNote}`);
-    else if (requestJson.kind === 'too-large') record.notes.push(`the request body (${requestJson.bytes} bytes) is over the JSON cap: not validated`);
+    else if (requestJson.kind === 'too-large')
+      record.notes.push(`the request body (${requestJson.bytes} bytes) is over the JSON cap: not validated`);
     if (!this.operationId || aborted || record.status === null) {
       if (aborted && this.operationId) record.notes.push(`cut by the ${aborted}: the answer was not judged`);
       // A deployment that begins an answer and breaks it off hands the client broken audio or JSON:
       // that is the contract broken, not a judgement skipped (a client's own abort is not).
-      if (aborted === 'upstream' && this.operationId && record.status !== null) return [this.cutFinding(error)];
+      if (aborted === 'upstream' && this.operationId && record.status !== null)
+        return [this.cutFinding(error)];
       return [];
     }
     const responseJson = this.responseJson?.finish() ?? { kind: 'none' };
     if (this.responseJson?.starved) record.notes.push(`the JSON answer: ${budgetNote}`);
     else if (responseJson.kind === 'too-large')
-      record.notes.push(`the JSON answer (${responseJson.bytes} bytes) is over the cap of ${this.options.jsonLimitBytes} bytes: not validated`);
+      record.notes.push(
+        `the JSON answer (${responseJson.bytes} bytes) is over the cap of ${this.options.jsonLimitBytes} bytes: not validated`,
+      );
     const audio = this.audio?.finish();
     if (audio?.seconds !== undefined) record.audioSeconds = Math.round(audio.seconds * 1000) / 1000;
     const facts: ExchangeFacts = {

@@ -4,7 +4,7 @@
  * with error_code 10000 (the catalogue's "unexpected service error"); 400 with 10001 for a request
  * target that is no path. Only ever sent before any byte of an upstream's answer reached the client.
  */
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 
 export type GatewayStatus = 400 | 502 | 504;
 

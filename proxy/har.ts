@@ -12,7 +12,15 @@
  * the end, which replaces a link there rather than writing through it.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, lstatSync, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  lstatSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  type WriteStream,
+} from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -112,7 +120,12 @@ class BodyTap {
 /** What the proxy tells the recorder about one exchange. */
 export interface HarEntryTap {
   requestChunk(chunk: Buffer): void;
-  responseHead(status: number, statusText: string, rawHeaders: readonly string[], headers: IncomingHttpHeaders): void;
+  responseHead(
+    status: number,
+    statusText: string,
+    rawHeaders: readonly string[],
+    headers: IncomingHttpHeaders,
+  ): void;
   responseChunk(chunk: Buffer): void;
   end(record: ExchangeRecord): void;
 }
@@ -142,8 +155,10 @@ export class HarRecorder {
       [`${file}.bodies`, 'the HAR bodies folder'],
     ] as const) {
       const stat = lstatSync(path, { throwIfNoEntry: false });
-      if (stat?.isSymbolicLink()) throw new ProxySetupError(`${what} ${path} is a symbolic link: the proxy does not write through one`);
-      if (stat && path !== file && !stat.isDirectory()) throw new ProxySetupError(`${what} ${path} is not a folder`);
+      if (stat?.isSymbolicLink())
+        throw new ProxySetupError(`${what} ${path} is a symbolic link: the proxy does not write through one`);
+      if (stat && path !== file && !stat.isDirectory())
+        throw new ProxySetupError(`${what} ${path} is not a folder`);
     }
     return new HarRecorder(file, upstream);
   }
@@ -167,21 +182,39 @@ export class HarRecorder {
     });
   }
 
-  begin(id: number, method: string, url: string, rawHeaders: readonly string[], headers: IncomingHttpHeaders): HarEntryTap {
+  begin(
+    id: number,
+    method: string,
+    url: string,
+    rawHeaders: readonly string[],
+    headers: IncomingHttpHeaders,
+  ): HarEntryTap {
     const started = new Date();
     const t0 = performance.now();
     let waitMs = 0;
     const path = this.upstream.pathname.replace(/\/+$/, '') + url;
     // A target that is no URL (`//[`) passed on all the same: the HAR names it as it came.
-    const target = URL.parse(path, this.upstream) ?? { href: `${this.upstream.origin}${path}`, searchParams: [] };
-    const requestBody = new BodyTap(this.dir, `${id}-request.${extensionOf(first(headers['content-type']))}`, first(headers['content-type']));
+    const target = URL.parse(path, this.upstream) ?? {
+      href: `${this.upstream.origin}${path}`,
+      searchParams: [],
+    };
+    const requestBody = new BodyTap(
+      this.dir,
+      `${id}-request.${extensionOf(first(headers['content-type']))}`,
+      first(headers['content-type']),
+    );
     let response: { status: number; statusText: string; headers: Header[]; body: BodyTap } | undefined;
     return {
       requestChunk: (chunk) => requestBody.push(chunk),
       responseHead: (status, statusText, raw, responseHeaders) => {
         waitMs = performance.now() - t0;
         const type = first(responseHeaders['content-type']);
-        response = { status, statusText, headers: headerList(raw), body: new BodyTap(this.dir, `${id}-response.${extensionOf(type)}`, type) };
+        response = {
+          status,
+          statusText,
+          headers: headerList(raw),
+          body: new BodyTap(this.dir, `${id}-response.${extensionOf(type)}`, type),
+        };
       },
       responseChunk: (chunk) => response?.body.push(chunk),
       end: (record) => {
@@ -257,12 +290,20 @@ export class HarRecorder {
       out.write(text) ? undefined : Promise.race([failed, new Promise<void>((r) => out.once('drain', r))]);
     await write(`{"log":{"version":"1.2","creator":{"name":"voice-kit proxy","version":"1"},"entries":[\n`);
     let firstLine = true;
-    for await (const line of createInterface({ input: createReadStream(this.entriesFile), crlfDelay: Number.POSITIVE_INFINITY })) {
+    for await (const line of createInterface({
+      input: createReadStream(this.entriesFile),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    })) {
       if (!line) continue;
       await write(`${firstLine ? '' : ',\n'}${line}`);
       firstLine = false;
     }
     await write('\n]}}\n');
-    await Promise.race([failed, new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())))]);
+    await Promise.race([
+      failed,
+      new Promise<void>((resolve, reject) =>
+        out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      ),
+    ]);
   }
 }

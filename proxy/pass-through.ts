@@ -30,8 +30,14 @@ export function passThrough(ctx: PassThroughContext, req: IncomingMessage, res: 
   const exchange = ctx.session.begin(method, target ?? req.url ?? '/', req);
   if (target === undefined) {
     req.resume();
-    exchange.observer.record.notes.push('the request target is neither a path nor an http(s) URL: answered 400 by the proxy');
-    gatewayAnswer(res, 400, `the request target ${JSON.stringify(req.url)} is neither a path nor an http(s) URL`);
+    exchange.observer.record.notes.push(
+      'the request target is neither a path nor an http(s) URL: answered 400 by the proxy',
+    );
+    gatewayAnswer(
+      res,
+      400,
+      `the request target ${JSON.stringify(req.url)} is neither a path nor an http(s) URL`,
+    );
     ctx.session.finish(exchange);
     return;
   }
@@ -65,7 +71,10 @@ class Relay {
     upReq.on('upgrade', (upRes, socket) => {
       socket.destroy();
       this.answered = true;
-      this.gateway(502, `the upstream switched protocols (HTTP ${upRes.statusCode}), which the proxy does not pass on`);
+      this.gateway(
+        502,
+        `the upstream switched protocols (HTTP ${upRes.statusCode}), which the proxy does not pass on`,
+      );
     });
     upReq.on('error', (error) => this.upstreamFailed(error));
     upReq.on('close', () => this.upstreamClosed());
@@ -145,7 +154,12 @@ class Relay {
     } catch (error) {
       // Or a status line Node refuses to write (000, 099, a reason with a control character).
       upRes.destroy();
-      return this.gateway(502, `the upstream's answer cannot be passed on (${seen})`, `${seen}: ${(error as Error).message}`);
+      this.gateway(
+        502,
+        `the upstream's answer cannot be passed on (${seen})`,
+        `${seen}: ${(error as Error).message}`,
+      );
+      return;
     }
     this.headPassed = true;
     exchange.observer.responseHead(status, upRes.headers);

@@ -7,9 +7,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { youngSweep } from '../mocks/node/young-sweep.js';
+import { HarRecorder } from './har.js';
 import { defaultJudgeOptions, type JudgeOptions } from './judge.js';
 import { JudgeBudget } from './judge-budget.js';
-import { HarRecorder } from './har.js';
 import { passThrough } from './pass-through.js';
 import { writeProxyReports } from './reports.js';
 import { ProxySession } from './session.js';
@@ -34,7 +34,7 @@ export interface ProxyOptions {
   /** JSON bodies are validated up to this size (default 2 MiB); a larger one is noted, not held. */
   readonly jsonLimitBytes?: number;
   /**
-   * The bytes all exchanges in flight together may keep for judging (default 64 MiB). Past it a body
+   * The bytes all exchanges in flight together may keep for judging (default 8 MiB). Past it a body
    * passes on unjudged and its exchange notes "not judged: in-flight budget exhausted".
    */
   readonly maxJudgeBytes?: number;
@@ -171,6 +171,7 @@ async function writeReports(
       (written) => files.push(written),
       (error) => failures.push(`the HAR ${har.path} (${why(error)})`),
     );
-  if (failures.length > 0) throw new ReportWriteError(`could not write ${failures.join(' and ')}`, report, files);
+  if (failures.length > 0)
+    throw new ReportWriteError(`could not write ${failures.join(' and ')}`, report, files);
   return { report, files };
 }

@@ -18,12 +18,16 @@ describe('ensureWritableDir', () => {
     expect(() => ensureWritableDir(join(dir, 'file'), 'the report folder')).toThrow(
       new ProxySetupError(`the report folder ${join(dir, 'file')} cannot be written: ENOTDIR`),
     );
-    expect(() => ensureWritableDir(join(dir, 'file', 'sub'), 'the report folder')).toThrow(/cannot be written: ENOTDIR/);
+    expect(() => ensureWritableDir(join(dir, 'file', 'sub'), 'the report folder')).toThrow(
+      /cannot be written: ENOTDIR/,
+    );
   });
 
   it('refuses /proc/nope at once (Node’s recursive mkdir spins on it forever)', () => {
     const started = performance.now();
-    expect(() => ensureWritableDir('/proc/nope/deeper', 'the report folder')).toThrow(/cannot be written: ENOENT/);
+    expect(() => ensureWritableDir('/proc/nope/deeper', 'the report folder')).toThrow(
+      /cannot be written: ENOENT/,
+    );
     expect(performance.now() - started).toBeLessThan(1000);
   });
 });

@@ -4,8 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyReport } from '../types.js';
@@ -19,7 +19,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vk-proxy-cli-'));
   // Clean but for one thing: a request without a key is answered 200 on /v1/voice/list?deviant.
   up = await upstream((req, _body, res) => {
-    if (!req.headers['x-api-key'] && !req.url?.includes('deviant')) return sendJson(res, 401, envelope(401, 10003));
+    if (!req.headers['x-api-key'] && !req.url?.includes('deviant'))
+      return sendJson(res, 401, envelope(401, 10003));
     sendJson(res, 200, envelope(200, 0, { list: [], has_more: false, total: 0, remainingFreeCloneCount: 1 }));
   });
 });
@@ -29,7 +30,22 @@ afterAll(async () => {
 });
 
 async function session(paths: string[], reportDir: string, beforeStop?: () => Promise<void>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'proxy', '--upstream', up.url, '--port', '0', '--report-dir', reportDir], { cwd: root });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'cli/bin.ts',
+      'proxy',
+      '--upstream',
+      up.url,
+      '--port',
+      '0',
+      '--report-dir',
+      reportDir,
+    ],
+    { cwd: root },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => {
@@ -64,7 +80,9 @@ describe('voice-kit proxy', () => {
   it('exits 1 on SIGTERM after a must violation, having printed it and written the reports', async () => {
     const reportDir = join(dir, 'deviant');
     const { code, stdout, stderr } = await session(['/v1/voice/list', '/v1/voice/list?deviant'], reportDir);
-    expect(stderr).toMatch(/violation \[must\] auth\.missing-key §5\.1, §5\.5 GET \/v1\/voice\/list \(listVoices, exchange 2\)/);
+    expect(stderr).toMatch(
+      /violation \[must\] auth\.missing-key §5\.1, §5\.5 GET \/v1\/voice\/list \(listVoices, exchange 2\)/,
+    );
     expect(stdout).toMatch(/2 exchanges, 1 violation \(1 must, 0 should\).*FAIL/);
     expect(code).toBe(1);
     const report = JSON.parse(await readFile(join(reportDir, 'proxy.json'), 'utf8')) as ProxyReport;
@@ -80,9 +98,18 @@ describe('voice-kit proxy', () => {
 
   it('refuses a report folder it cannot write at start, in one line, with exit 2 (it used to spin forever at the end)', async () => {
     for (const reportDir of ['/proc/nope', join(dir, 'deviant', 'proxy.json')]) {
-      const { code, stderr } = await refused(['--upstream', up.url, '--port', '0', '--report-dir', reportDir]);
+      const { code, stderr } = await refused([
+        '--upstream',
+        up.url,
+        '--port',
+        '0',
+        '--report-dir',
+        reportDir,
+      ]);
       expect(code).toBe(2);
-      expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^voice-kit proxy: the report folder .* cannot be written: (ENOENT|ENOTDIR)$/)]);
+      expect(stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^voice-kit proxy: the report folder .* cannot be written: (ENOENT|ENOTDIR)$/),
+      ]);
     }
   });
 
@@ -95,11 +122,30 @@ describe('voice-kit proxy', () => {
     });
     expect(code).toBe(3);
     expect(stdout).toMatch(/1 exchange, 0 violations.*PASS/);
-    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^voice-kit proxy: could not write the reports in .*vanishing \((EEXIST|ENOTDIR)\)$/)]);
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^voice-kit proxy: could not write the reports in .*vanishing \((EEXIST|ENOTDIR)\)$/,
+      ),
+    ]);
   });
 
   it('a second signal while it waits for an exchange in flight exits at once, with 3', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'proxy', '--upstream', up.url, '--port', '0', '--report-dir', join(dir, 'twice')], { cwd: root });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'cli/bin.ts',
+        'proxy',
+        '--upstream',
+        up.url,
+        '--port',
+        '0',
+        '--report-dir',
+        join(dir, 'twice'),
+      ],
+      { cwd: root },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => {
@@ -112,7 +158,9 @@ describe('voice-kit proxy', () => {
     await expect.poll(() => stdout, { timeout: 15_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
     const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1]);
     // A request whose body never ends keeps the proxy's close waiting for its grace second.
-    const socket = connect(port, '127.0.0.1', () => socket.write('POST /v1/voice/save HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{'));
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write('POST /v1/voice/save HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{'),
+    );
     socket.on('error', () => undefined);
     await new Promise((r) => setTimeout(r, 200));
     const started = performance.now();

@@ -24,7 +24,12 @@ const answers: Record<string, string | null> = {
 };
 
 function listBody(): string {
-  return JSON.stringify({ error_code: 0, error_message: '', succeed: true, data: { list: [], has_more: false, total: 0, remainingFreeCloneCount: 1 } });
+  return JSON.stringify({
+    error_code: 0,
+    error_message: '',
+    succeed: true,
+    data: { list: [], has_more: false, total: 0, remainingFreeCloneCount: 1 },
+  });
 }
 
 let raw: Server;
@@ -50,7 +55,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
   const port = (raw.address() as { port: number }).port;
-  proxy = await startProxy({ upstream: `http://127.0.0.1:${port}`, port: 0, reportDir: join(dir, 'reports'), upstreamTimeoutMs: 20_000 });
+  proxy = await startProxy({
+    upstream: `http://127.0.0.1:${port}`,
+    port: 0,
+    reportDir: join(dir, 'reports'),
+    upstreamTimeoutMs: 20_000,
+  });
 });
 afterAll(async () => {
   await proxy.close();
@@ -61,7 +71,10 @@ afterAll(async () => {
 
 /** One request through the proxy, answered within 5 s (a hang fails the test, not the suite). */
 async function through(path: string): Promise<{ status: number; body: string }> {
-  const res = await fetch(`${proxy.url}${path}`, { headers: { 'x-api-key': 'k' }, signal: AbortSignal.timeout(5000) });
+  const res = await fetch(`${proxy.url}${path}`, {
+    headers: { 'x-api-key': 'k' },
+    signal: AbortSignal.timeout(5000),
+  });
   return { status: res.status, body: await res.text() };
 }
 
@@ -84,7 +97,11 @@ describe('a hostile upstream answer', () => {
     expect((await through('/v1/voice/list')).status).toBe(200);
     const { report, files } = await proxy.close();
     expect(report.counts).toMatchObject({ upstreamErrors: 6, violations: 0 });
-    expect(files.map((f) => f.slice(dir.length))).toEqual(['/reports/proxy.json', '/reports/proxy.junit.xml', '/reports/proxy.md']);
+    expect(files.map((f) => f.slice(dir.length))).toEqual([
+      '/reports/proxy.json',
+      '/reports/proxy.junit.xml',
+      '/reports/proxy.md',
+    ]);
     const written = JSON.parse(await readFile(join(dir, 'reports', 'proxy.json'), 'utf8')) as ProxyReport;
     expect(written.counts.exchanges).toBe(7);
   });

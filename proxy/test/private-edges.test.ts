@@ -4,7 +4,16 @@
  * any of their names is never followed; a report folder or HAR path that cannot be used is refused when
  * the proxy starts, not lost when it stops.
  */
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,12 +58,20 @@ describe('the request target', () => {
   it('an absolute-form target reaches the upstream as its path and query, with the upstream’s Host', async () => {
     const proxy = await startProxy({ upstream: up.url, port: 0 });
     try {
-      const line = await raw(proxy.port, 'GET http://metadata.invalid/v1/voice/list?page_size=2 HTTP/1.1\r\nHost: metadata.invalid\r\nX-API-Key: k\r\n\r\n');
+      const line = await raw(
+        proxy.port,
+        'GET http://metadata.invalid/v1/voice/list?page_size=2 HTTP/1.1\r\nHost: metadata.invalid\r\nX-API-Key: k\r\n\r\n',
+      );
       expect(line).toBe('HTTP/1.1 200 OK');
       expect(seen.at(-1)).toEqual({ url: '/v1/voice/list?page_size=2', host: new URL(up.url).host });
-      expect(proxy.report().exchanges.at(-1)).toMatchObject({ path: '/v1/voice/list?page_size=2', operationId: 'listVoices' });
+      expect(proxy.report().exchanges.at(-1)).toMatchObject({
+        path: '/v1/voice/list?page_size=2',
+        operationId: 'listVoices',
+      });
       const before = seen.length;
-      expect(await raw(proxy.port, 'GET http://[/x HTTP/1.1\r\nHost: a\r\n\r\n')).toBe('HTTP/1.1 400 Bad Request');
+      expect(await raw(proxy.port, 'GET http://[/x HTTP/1.1\r\nHost: a\r\n\r\n')).toBe(
+        'HTTP/1.1 400 Bad Request',
+      );
       expect(seen.length).toBe(before);
     } finally {
       await proxy.close();
@@ -67,7 +84,13 @@ async function harSession(file: string) {
   const proxy = await startProxy({ upstream: up.url, port: 0, har: file });
   await (await fetch(`${proxy.url}/v1/voice/list`, { headers: { 'x-api-key': 'secret-key' } })).arrayBuffer();
   const body = JSON.stringify({ generate_text: 'Hi there.', audio_format: 'wav' });
-  await (await fetch(`${proxy.url}/v1/text-to-speech`, { method: 'POST', headers: { 'x-api-key': 'secret-key', 'content-type': 'application/json' }, body })).arrayBuffer();
+  await (
+    await fetch(`${proxy.url}/v1/text-to-speech`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'secret-key', 'content-type': 'application/json' },
+      body,
+    })
+  ).arrayBuffer();
   return proxy.close();
 }
 
@@ -109,7 +132,9 @@ describe('the HAR', () => {
     );
     const other = join(dir, 'bodies-linked.har');
     symlinkSync(dir, `${other}.bodies`);
-    await expect(startProxy({ upstream: up.url, port: 0, har: other })).rejects.toThrow(/bodies folder .* is a symbolic link/);
+    await expect(startProxy({ upstream: up.url, port: 0, har: other })).rejects.toThrow(
+      /bodies folder .* is a symbolic link/,
+    );
     expect(readFileSync(victim, 'utf8')).toBe('keep me too');
     expect(readdirSync(dir).filter((n) => n.includes('.tmp'))).toEqual([]);
   });
