@@ -12,7 +12,7 @@
  *   unknown one: flags are checked by the name typed, and every problem is reported at once.
  */
 import { type CAC, type Command, cac } from 'cac';
-import { didYouMean } from '../conformance/setup/nearest.js';
+import { didYouMean } from '../common/did-you-mean.js';
 import { includeNames } from '../conformance/types.js';
 
 type Option = Command['options'][number];

@@ -83,14 +83,18 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
   }
   let match = forMethod.get(pathname);
   if (!match) {
-    if (forMethod.size >= recentCapacity) forMethod.clear();
     match = freeze(route(method, pathname));
+    // Only short paths are kept: the service's are all short, and a memo of long ones (anyone can send
+    // 16 KB paths with no key) kept megabytes that lived long enough to bloat the heap.
+    if (pathname.length > recentMaxPathChars) return match;
+    if (forMethod.size >= recentCapacity) forMethod.clear();
     forMethod.set(pathname, match);
   }
   return match;
 }
 
 const recentCapacity = 1024;
+const recentMaxPathChars = 256;
 const recent = new Map<string, Map<string, RouteMatch>>();
 
 /** A kept outcome is shared by every request for it: frozen, so that no caller changes the next. */

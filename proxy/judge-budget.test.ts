@@ -36,7 +36,9 @@ describe('the in-flight budget', () => {
     const second = exchange(2, 2 * 1024 * 1024 - 100, budget);
     expect(budget.inUse).toBe(2 * 1024 * 1024 - 100); // the second kept nothing: no room for all of it
     second.responseHead(400, { 'content-type': 'application/json' });
-    second.responseChunk(Buffer.from('{"error_code":10001,"error_message":"refused","succeed":false,"data":null}'));
+    second.responseChunk(
+      Buffer.from('{"error_code":10001,"error_message":"refused","succeed":false,"data":null}'),
+    );
     expect(second.end()).toEqual([]);
     expect(second.record.notes).toContain(`the request body: ${budgetNote}`);
     expect(second.record.requestProblems).toEqual([]);

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { youngSweep } from '../mocks/node/young-sweep.js';
+import { youngSweep } from '../common/young-sweep.js';
 import { HarRecorder } from './har.js';
 import { defaultJudgeOptions, type JudgeOptions } from './judge.js';
 import { JudgeBudget } from './judge-budget.js';

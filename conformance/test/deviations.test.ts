@@ -4,7 +4,7 @@
  * pass, so no deviation is "caught" by a case that fails anyway.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../mocks/node/index.js';
+import { type MockServer, startMockServer } from '../../entries/node.js';
 import { type RunOptions, runConformance } from '../index.js';
 import { embeddedKeys } from '../setup/embedded-mock.js';
 import { kitFixtures } from '../setup/fixture-source.js';

@@ -6,23 +6,23 @@ import {
   validateQuery,
   validateResponse,
 } from '../../openapi/validate.js';
-import { type Answer, BytesAnswer, DroppedAnswer, dropped } from './answer.js';
-import { unixSeconds } from './clock.js';
+import { type Answer, BytesAnswer, DroppedAnswer, dropped } from './answer/answer.js';
+import { type Failure, fail, failureAnswer, isFailure, render } from './answer/envelope.js';
 import type { CoreRequest, OperationContext, ServiceDeps, Soon } from './context.js';
-import { type Failure, fail, failureAnswer, isFailure, render } from './envelope.js';
 import { operations } from './operation-table.js';
-import { drain, readJsonBody } from './request-body.js';
+import { unixSeconds } from './platform/clock.js';
+import { drain, jsonBodyCap, readJsonBody } from './request/request-body.js';
 import {
   applyFaults,
   noPreferences,
   type Preferences,
   parsePreferences,
   preferredResponse,
-} from './scenario.js';
-import { describeFindings, type FindingSource } from './schema-messages.js';
+} from './request/scenario.js';
+import { describeFindings, type FindingSource } from './request/schema-messages.js';
+import type { Target } from './request/target.js';
 import { maskKey, type NewRequestLogEntry } from './state/request-log.js';
 import { type Caller, findCaller } from './state/tenancy.js';
-import type { Target } from './target.js';
 
 const jsonOperations: ReadonlySet<OperationId> = new Set(['saveVoice', 'synthesizeSpeech', 'streamSpeech']);
 
@@ -98,7 +98,7 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   const queryFindings = validateQuery(operationId, query);
   if (queryFindings.length > 0) return flow.respond(findingsFailure('query', queryFindings, query));
   if (!jsonOperations.has(operationId)) return flow.operate();
-  return readJsonBody(request).then((body) => {
+  return readJsonBody(request, jsonBodyCap(deps.config.maxTextLength)).then((body) => {
     if (isFailure(body)) return flow.respond(body);
     const bodyFindings = validateJsonBody(operationId, body);
     if (bodyFindings.length > 0) return flow.respond(findingsFailure('body', bodyFindings, body));

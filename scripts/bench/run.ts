@@ -4,6 +4,7 @@ import { cac } from 'cac';
 import { completeMemory } from './complete.js';
 import { analysisSpeed, synthesisSpeed } from './engine.js';
 import { concurrency, listThroughput, startup, streamLatency, uploads } from './http-bench.js';
+import { heldBodiesMemory, keylessMemory } from './keyless.js';
 import { persistCost } from './persist.js';
 import { proxyBench } from './proxy.js';
 import { cpuTimes, stealPercent } from './steal.js';
@@ -18,7 +19,7 @@ cli.option('--json <file>', 'also write the results as JSON');
 cli.option('--smoke', 'tiny durations: checks that every section runs, judges nothing');
 cli.option(
   '--only <sections>',
-  'comma-separated: startup,list,stream,complete,synthesis,analysis,upload,concurrency,proxy,persist',
+  'comma-separated: startup,list,stream,complete,synthesis,analysis,upload,concurrency,proxy,persist,keyless',
 );
 cli.option('--rounds <n>', 'interleaved rounds of the list section (each server once per round)', {
   default: 2,
@@ -235,6 +236,37 @@ if (want('concurrency')) {
     met: c.completed === c.streams && c.identicalSizes && c.growthAfterMB <= 20,
   });
   stolen('concurrency');
+}
+
+if (want('keyless')) {
+  sectionStart = cpuTimes();
+  // What clients make the mock keep: memory after a full GC in the mock (red-team D2, D9).
+  const requests = smoke ? 256 : 8192;
+  const clients = smoke ? 10 : 300;
+  const urls = await keylessMemory(requests);
+  const held = await heldBodiesMemory(clients);
+  results.keyless = { urls, held };
+  log('\n## Memory kept for clients (RSS and heap after a full GC in the mock)');
+  const line = (name: string, r: typeof urls) =>
+    log(
+      `${name}: statuses ${JSON.stringify(r.statuses)}; RSS ${fmt(r.rssBeforeMB)} MB before, +${fmt(r.rssGrowthMB)} MB after; heap +${fmt(r.heapGrowthMB)} MB`,
+    );
+  line(`${requests} keyless GETs, 15,000-character paths, 64 Hosts`, urls);
+  line(
+    `${clients} clients holding 1 MiB − 2 B of a JSON body (answered while held: ${held.answeredWhileHeld})`,
+    held,
+  );
+  targets.push({
+    target: `keyless: ${requests} requests with 15,000-character paths keep ≤ 96 MB of RSS`,
+    value: `+${fmt(urls.rssGrowthMB)} MB`,
+    met: urls.rssGrowthMB <= 96,
+  });
+  targets.push({
+    target: `keyless: ${clients} held 1 MiB JSON bodies keep ≤ 160 MB of RSS`,
+    value: `+${fmt(held.rssGrowthMB)} MB`,
+    met: held.rssGrowthMB <= 160,
+  });
+  stolen('keyless');
 }
 
 if (want('persist')) {

@@ -1,13 +1,13 @@
+import type { SynthesisRequest, VoiceProfile } from '../../../audio/types.js';
 import type { AudioFormat } from '../../../openapi/contract.js';
 import type { SynthesisRequest as SynthesisRequestBody } from '../../../openapi/generated/voice-service.js';
-import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
-import { BytesAnswer, dropped, StreamAnswer } from '../answer.js';
-import { completeAudio } from '../complete-audio.js';
+import { BytesAnswer, dropped, StreamAnswer } from '../answer/answer.js';
+import { completeAudio } from '../answer/complete-audio.js';
+import { type Failure, fail, quoted } from '../answer/envelope.js';
+import { audioChunks } from '../answer/synthesis-body.js';
 import type { Operation, OperationContext } from '../context.js';
-import { type Failure, fail } from '../envelope.js';
 import type { CompleteAudio } from '../state/complete-audio-cache.js';
 import { charactersChange } from '../state/persisted-rows.js';
-import { audioChunks } from '../synthesis-body.js';
 
 /** The synthesis request body of §2.4, after the OpenAPI validation (the type generated from the YAML). */
 type SynthesisBody = SynthesisRequestBody;
@@ -44,7 +44,10 @@ function checkOption(
   allowed: readonly string[],
 ): Failure | undefined {
   if (value === undefined || allowed.includes(value)) return undefined;
-  return fail('unsupportedOption', `${name} "${value}" is not enabled; enabled are ${allowed.join(', ')}`);
+  return fail(
+    'unsupportedOption',
+    `${name} ${quoted(value)} is not enabled; enabled are ${allowed.join(', ')}`,
+  );
 }
 
 /** The checks the schema cannot express (configurable lists and limits, voices that exist). */
@@ -96,7 +99,7 @@ function checkChoices(
   if (refused) return refused;
   const voiceId = body.voice_id ?? config.defaultVoice;
   const voice = findVoice(context, voiceId);
-  if (!voice) return fail('unknownVoice', `voice_id "${voiceId}" is not available to this project`);
+  if (!voice) return fail('unknownVoice', `voice_id ${quoted(voiceId)} is not available to this project`);
   return { voice, format: (body.audio_format ?? config.defaultAudioFormat) as AudioFormat };
 }
 

@@ -19,6 +19,7 @@ export interface RequestLogEntry {
   /** Unix seconds of the mock clock. */
   at: number;
   method: string;
+  /** The routed path (its first 1,024 characters). */
   path: string;
   /** The X-API-Key sent, masked (`maskKey`: `mock…ging`), or null without one. */
   key: string | null;
@@ -51,6 +52,33 @@ export const replayBodyMaxChars = 4096;
 
 /** The longest error message the log keeps: a message that echoes a 1 MiB voice_id must not be kept 200 times. */
 export const logMessageMaxChars = 1024;
+
+/**
+ * `text` cut to `max` characters with an ellipsis, as a string of its own: a slice of a long string
+ * keeps the whole of it alive, so 200 log entries that echo 16 KB paths kept 200 of those.
+ */
+function shortened(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${Array.from(text.slice(0, max - 1)).join('')}…`;
+}
+
+/** The fields of a synthesis body (§2.4) a replay sends again; whatever else it held changed nothing. */
+const replayFields = ['generate_text', 'language', 'voice_id', 'speed', 'emotion_class', 'audio_format'];
+
+/**
+ * The JSON a replay sends: the known synthesis fields of `body` whose values are scalars, so that no
+ * body can make logging throw (a field nested 5,000 deep overflowed JSON.stringify's stack and
+ * dropped the connection after the characters were billed). Undefined for a body that is no object.
+ */
+function replayText(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const known: Record<string, unknown> = {};
+  for (const field of replayFields) {
+    const value = Object.hasOwn(body, field) ? (body as Record<string, unknown>)[field] : undefined;
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) known[field] = value;
+  }
+  return JSON.stringify(known);
+}
 
 /** What the service knows of a request when it logs it; the log numbers it. */
 export type NewRequestLogEntry = Omit<RequestLogEntry, 'seq' | 'stream' | 'body'>;
@@ -93,11 +121,11 @@ export class RequestLog {
    */
   add(fields: NewRequestLogEntry, streamed?: object, sent?: { key: string; body: unknown }): RequestLogEntry {
     this.lastSeq += 1;
-    const body = sent === undefined ? undefined : JSON.stringify(sent.body);
+    const body = sent === undefined ? undefined : replayText(sent.body);
     const kept = body !== undefined && body.length <= replayBodyMaxChars ? body : null;
     const entry: RequestLogEntry = { seq: this.lastSeq, ...fields, stream: null, body: kept };
-    if (entry.errorMessage !== null && entry.errorMessage.length > logMessageMaxChars)
-      entry.errorMessage = `${entry.errorMessage.slice(0, logMessageMaxChars - 1)}…`;
+    entry.path = shortened(entry.path, logMessageMaxChars);
+    if (entry.errorMessage !== null) entry.errorMessage = shortened(entry.errorMessage, logMessageMaxChars);
     if (streamed !== undefined) this.sending.set(streamed, entry);
     if (sent !== undefined && kept !== null)
       this.replays.set(entry, { method: fields.method, path: fields.path, key: sent.key, body: kept });

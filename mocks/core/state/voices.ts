@@ -1,4 +1,17 @@
-import type { VoiceProfile } from '../../audio/types.js';
+import type { VoiceProfile } from '../../../audio/types.js';
+
+/**
+ * The media types a voice's reference audio may have: one per container the analysis accepts. The
+ * snapshot schema (snapshot.schema.json) holds the same list, so a restored or loaded voice cannot
+ * be served as a page (text/html on the mock's origin could script the control API).
+ */
+export const voiceAudioMediaTypes = [
+  'audio/wav',
+  'audio/mpeg',
+  'audio/mp4',
+  'audio/ogg',
+  'audio/webm',
+] as const;
 
 /** One custom voice. `sequence` orders the list (oldest first); `audioId` names its reference bytes in Storage. */
 export interface VoiceRecord {

@@ -69,4 +69,21 @@ describe('npm run bench -- --smoke', () => {
       /^(met {3}|MISSED) persist: synthesis \(50 connections\) with a state dir ≥ 90 % of in memory: [\d.]+ %$/m,
     );
   });
+
+  // Spawns the built mock with --expose-gc and reads its memory after a full GC.
+  it('runs the keyless section and prints what clients made the mock keep', async () => {
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
+    const { code, stdout } = await smokeRun('keyless');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /^256 keyless GETs, 15,000-character paths, 64 Hosts: statuses \{"404":256\}; RSS [\d.]+ MB before, \+-?[\d.]+ MB after; heap \+-?[\d.]+ MB$/m,
+    );
+    expect(stdout).toMatch(
+      /^(met {3}|MISSED) keyless: 10 held 1 MiB JSON bodies keep ≤ 160 MB of RSS: \+-?[\d.]+ MB$/m,
+    );
+  });
 });
