@@ -6,7 +6,7 @@
  *
  * The default is 8 MiB: judging a kept body costs ~3.5 times its bytes for a moment (the body, its
  * text, its parsed value), and 1,000 exchanges in flight already cost the proxy ~100 MB of sockets and
- * buffers; with 64 MiB the 1,000-client case grew by ~350 MB, with 8 MiB by ~160 MB. The contract's
+ * buffers; with 64 MiB the 1,000-client case grew by ~350 MB, with 8 MiB by 156–177 MB. The contract's
  * own JSON bodies are small (a 10,000-character synthesis request is under 60 KB), so 8 MiB still
  * judges every body of a hundred such requests at once.
  */
