@@ -108,9 +108,13 @@ function program(): CAC {
     .option('--report-dir <dir>', 'Where the reports go when it stops', { default: 'reports/proxy' })
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)')
-    .option('--max-judge-bytes <n>', 'Bytes all exchanges in flight may keep for judging; past it, unjudged', {
-      default: '8388608',
-    })
+    .option(
+      '--max-judge-bytes <n>',
+      'Bytes all exchanges in flight may keep for judging; past it, unjudged',
+      {
+        default: '8388608',
+      },
+    )
     .option(
       '--upstream-timeout <ms>',
       'How long the upstream may stay silent before a 504 or a cut (0: forever)',
