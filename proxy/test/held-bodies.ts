@@ -57,9 +57,10 @@ export async function heldLoad(
   };
   const server = http.createServer({ keepAlive: false }, (req, res) => {
     req.resume();
-    // A warm-up (`warm`) is answered at once as the load will be, so that the proxy's first judging of
-    // this operation (its validators compiled on first use) is not counted as the load's growth.
-    if (req.headers['x-warm-up']) {
+    // A warm-up is answered at once as the load will be, so that the proxy's first judging of this
+    // operation (its validators compiled on first use) is not counted as the load's growth; anything
+    // else but the load (a readiness probe) is answered at once too: only the load is held.
+    if (req.headers['x-warm-up'] || req.method !== 'POST') {
       req.on('end', () => refuse(res));
       return;
     }
