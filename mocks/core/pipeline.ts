@@ -46,6 +46,8 @@ export interface Handled {
   operationId: OperationId | null;
   /** A synthesis request's key and JSON body, for the request log to send it again (replay). */
   sent?: { key: string; body: unknown };
+  /** The JSON body as read, valid or not, for the request journal; undefined without one. */
+  received?: unknown;
 }
 
 const synthesisOperations: ReadonlySet<OperationId> = new Set(['synthesizeSpeech', 'streamSpeech']);
@@ -93,6 +95,11 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   }
   if (!caller) return flow.respond(fail('missingApiKey'), false);
   flow.caller = caller;
+  if (route.malformedParam !== undefined) {
+    const value = route.pathParams[route.malformedParam] ?? '';
+    const message = `${route.malformedParam} ${JSON.stringify(value.slice(0, 64))} is not valid percent-encoding`;
+    return flow.respond(fail('invalidRequest', message));
+  }
   const { query } = target;
   flow.query = query;
   const queryFindings = validateQuery(operationId, query);
@@ -100,6 +107,7 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   if (!jsonOperations.has(operationId)) return flow.operate();
   return readJsonBody(request, jsonBodyCap(deps.config.maxTextLength)).then((body) => {
     if (isFailure(body)) return flow.respond(body);
+    flow.received = body;
     const bodyFindings = validateJsonBody(operationId, body);
     if (bodyFindings.length > 0) return flow.respond(findingsFailure('body', bodyFindings, body));
     flow.body = body;
@@ -117,6 +125,8 @@ class Flow implements OperationContext {
   query: Readonly<Record<string, string>> = noQuery;
   preferences: Preferences = noPreferences;
   body: unknown;
+  /** The JSON body as read, before it was validated (the journal shows what was sent, valid or not). */
+  received: unknown;
 
   constructor(
     readonly operationId: OperationId,
@@ -150,6 +160,7 @@ class Flow implements OperationContext {
     const handled: Handled = { answer: isFailure(answer) ? render(answer) : answer, operationId };
     if (this.body !== undefined && synthesisOperations.has(operationId))
       handled.sent = { key: this.caller.key, body: this.body };
+    if (this.received !== undefined) handled.received = this.received;
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
     const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;

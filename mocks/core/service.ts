@@ -13,6 +13,7 @@ import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './platform
 import { createSigner, randomSecret, seedSecret } from './platform/signer.js';
 import { memoryStorage, type Storage } from './platform/storage.js';
 import { type Target, targetOf } from './request/target.js';
+import { keepExchange } from './state/exchange.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
 import { clockChange, persistedState, snapshotChange, urlSecretChange } from './state/persisted-rows.js';
 import { memoryStore, type StateChange, type StateRow, type StateStore } from './state/state-store.js';
@@ -377,7 +378,9 @@ function answerer(
           const { answer } = handled;
           const durationMs = Math.round((performance.now() - started) * 10) / 10;
           const entry = logEntry(request, handled, deps, target.pathname, durationMs);
-          state.requests.add(entry, answer instanceof StreamAnswer ? answer : undefined, handled.sent);
+          const streamed = answer instanceof StreamAnswer ? answer : undefined;
+          const exchange = keepExchange(request, answer, handled.received);
+          state.requests.add(entry, streamed, handled.sent, exchange);
         } catch (error) {
           logger.error(`the request log could not record ${request.method} ${target.pathname}`, error);
         }

@@ -6,6 +6,7 @@ import { randomSecret } from '../core/platform/signer.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { controlGuard, isLoopbackHost } from './control-guard.js';
 import { tempDirStorage } from './file-storage.js';
+import { probePort } from './port-probe.js';
 import { requestHandler } from './request-handler.js';
 import { resolveHost } from './resolve-host.js';
 import { StateDirError } from './state-dir-error.js';
@@ -34,6 +35,12 @@ export interface MockServerOptions {
    * StateDirError naming the file.
    */
   stateDir?: string;
+  /**
+   * With `stateDir`: start without the entries whose audio file is missing or damaged (listed in
+   * `startup.dropped`; the damaged files are moved into `<stateDir>/damaged/`). Default false: such a
+   * dir is refused with a StateDirError naming the file and the voices that use it.
+   */
+  repair?: boolean;
   /** Fake custom voices made at start when the mock holds none yet (POST /__mock/populate does the same). */
   populate?: PopulateOptions;
   /** A service of your own (then its storage and clock are yours too). */
@@ -58,8 +65,25 @@ export interface MockServerOptions {
   allowPrivateUrls?: boolean;
 }
 
+/** What a start found and did, for its start line (the CLI prints it). */
+export interface MockServerStartup {
+  /** With a state dir: what it held at start (after a repair dropped the damaged entries). */
+  readonly restored?: { readonly voices: number; readonly uploads: number };
+  /** The voices, upload keys and files a repair dropped (none without `repair`). */
+  readonly dropped: readonly {
+    readonly file: string;
+    readonly problem: string;
+    readonly voiceIds: readonly string[];
+    readonly uploadKeys: readonly string[];
+  }[];
+  /** With `populate`: how many voices it made, or 0 when the mock held voices already (then it adds none). */
+  readonly populated?: number;
+}
+
 /** The service of a server given none: on a state dir, or in memory with a temporary directory for bytes. */
-async function ownService(options: MockServerOptions): Promise<MockService> {
+async function ownService(
+  options: MockServerOptions,
+): Promise<{ service: MockService; startup: MockServerStartup }> {
   const serviceOptions: MockServiceOptions = {
     clock: offsetClock(() => Date.now()),
     resolveHost,
@@ -73,10 +97,10 @@ async function ownService(options: MockServerOptions): Promise<MockService> {
       ...serviceOptions,
       storage: options.serviceOptions?.storage ?? (await tempDirStorage()),
     });
-    return populated(service, options.populate);
+    return populated(service, options.populate, { dropped: [] });
   }
   const { openStateDir } = await import('./state-dir.js');
-  const dir = await openStateDir(options.stateDir);
+  const dir = await openStateDir(options.stateDir, { repair: options.repair === true });
   let service: MockService;
   try {
     service = createMockService({ ...serviceOptions, storage: dir.storage, persistence: dir });
@@ -86,20 +110,25 @@ async function ownService(options: MockServerOptions): Promise<MockService> {
       `${dir.directory}/state.db holds a state this mock cannot load (${(error as Error).message}); move the directory aside (or restore it from a backup) and start again`,
     );
   }
-  return populated(service, options.populate);
+  const restored = { voices: service.state.voices.count, uploads: service.state.uploads.all().length };
+  return populated(service, options.populate, { restored, dropped: dir.dropped });
 }
 
 /** Fills a mock that holds no custom voice yet (a restart on a populated state dir adds none). */
-async function populated(service: MockService, populate: PopulateOptions | undefined): Promise<MockService> {
-  if (populate && service.state.voices.lastSequence === 0) {
-    try {
-      await service.populate(populate);
-    } catch (error) {
-      await service.close();
-      throw error;
-    }
+async function populated(
+  service: MockService,
+  populate: PopulateOptions | undefined,
+  startup: MockServerStartup,
+): Promise<{ service: MockService; startup: MockServerStartup }> {
+  if (!populate) return { service, startup };
+  if (service.state.voices.lastSequence !== 0) return { service, startup: { ...startup, populated: 0 } };
+  try {
+    const made = await service.populate(populate);
+    return { service, startup: { ...startup, populated: made.created } };
+  } catch (error) {
+    await service.close();
+    throw error;
   }
-  return service;
 }
 
 /** A running mock server. */
@@ -109,6 +138,8 @@ export interface MockServer {
   readonly service: MockService;
   /** The token the control API asks for (X-Mock-Control-Token); undefined when it asks for none. */
   readonly controlToken: string | undefined;
+  /** What the start restored, repaired and populated (for a start line). */
+  readonly startup: MockServerStartup;
   /** Stops listening, drops open connections and removes the temporary storage. */
   close(): Promise<void>;
 }
@@ -141,8 +172,12 @@ async function listen(server: Server, port: number, host: string, own: MockServi
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { port = 4010, host = '127.0.0.1', bodyTimeoutMs = defaultBodyTimeoutMs } = options;
-  const service = options.service ?? (await ownService(options));
-  const own = options.service ? undefined : service;
+  // A busy port is found before a state dir is created (it would be left behind by a failed start).
+  if (options.stateDir !== undefined && !options.service) await probePort(port, host);
+  const made = options.service ? undefined : await ownService(options);
+  const service = options.service ?? (made as { service: MockService }).service;
+  const own = made?.service;
+  const startup: MockServerStartup = made?.startup ?? { dropped: [] };
   const guard = controlGuard(host, tokenOf(options, host));
   const handler = requestHandler({
     service,
@@ -161,6 +196,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     url: `http://${shownHost}:${address.port}`,
     service,
     controlToken: guard.token,
+    startup,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -7,6 +7,7 @@ import { concurrency, listThroughput, startup, streamLatency, uploads } from './
 import { heldBodiesMemory, keylessMemory } from './keyless.js';
 import { persistCost } from './persist.js';
 import { proxyBench } from './proxy.js';
+import { statePollCost } from './state-poll.js';
 import { cpuTimes, stealPercent } from './steal.js';
 
 /**
@@ -19,7 +20,7 @@ cli.option('--json <file>', 'also write the results as JSON');
 cli.option('--smoke', 'tiny durations: checks that every section runs, judges nothing');
 cli.option(
   '--only <sections>',
-  'comma-separated: startup,list,stream,complete,synthesis,analysis,upload,concurrency,proxy,persist,keyless',
+  'comma-separated: startup,list,stream,complete,synthesis,analysis,upload,concurrency,proxy,persist,keyless,statepoll',
 );
 cli.option('--rounds <n>', 'interleaved rounds of the list section (each server once per round)', {
   default: 2,
@@ -309,6 +310,31 @@ if (want('persist')) {
     met: synthesis >= 0.9,
   });
   stolen('persist');
+}
+
+if (want('statepoll')) {
+  sectionStart = cpuTimes();
+  // VOICE_KIT_BENCH_BIN: another build's dist/cli/bin.js, for a before/after comparison.
+  const bin = process.env.VOICE_KIT_BENCH_BIN ?? 'dist/cli/bin.js';
+  const rows = await statePollCost(smoke ? 20 : 5000, smoke ? 1 : 10, ['none', 'full', 'dashboard'], bin);
+  results.statePoll = rows;
+  log(
+    `\n## State poll (list with ${smoke ? 20 : 5000} voices while a page polls /__mock/state every second; ${bin})`,
+  );
+  for (const row of rows) {
+    const polls = [...row.pollMs].sort((a, b) => a - b);
+    log(
+      `poll ${row.mode.padEnd(9)} list p50 ${fmt(row.list.p50Ms)} ms  p99 ${fmt(row.list.p99Ms)} ms  ${fmt(row.list.requestsPerSecond, 0)} req/s  polls ${polls.length}, slowest ${fmt(polls.at(-1) ?? 0)} ms, ${fmt(row.pollBytes / 1024, 0)} KiB a poll`,
+    );
+  }
+  const dashboard = rows.find((row) => row.mode === 'dashboard');
+  if (dashboard)
+    targets.push({
+      target: 'state poll: list p99 ≤ 20 ms with 5,000 voices and the dashboard polling',
+      value: `${fmt(dashboard.list.p99Ms)} ms`,
+      met: dashboard.list.p99Ms <= 20,
+    });
+  stolen('statepoll');
 }
 
 if (want('proxy')) {

@@ -9,8 +9,9 @@ import { controlPrefix } from '../request/target.js';
 import type { MockSnapshot } from '../state/mock-state.js';
 import { rateResetChange } from '../state/persisted-rows.js';
 import { voiceAudioMediaTypes } from '../state/voices.js';
+import { handleJournal, journalIndex } from './journal.js';
 import { type PopulateOptions, type PopulateResult, populateProblem } from './populate.js';
-import { stateView } from './state-view.js';
+import { stateAnswer, stateVoicesAnswer } from './state-view.js';
 
 /** What the control API can do to the service that hosts it. */
 export interface Controls {
@@ -82,8 +83,9 @@ export const controlIndex: readonly { method: string; path: string; does: string
   {
     method: 'GET',
     path: '/__mock/requests',
-    does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, the timing of streamed bodies, the JSON body of synthesis requests; ?after=N lists only requests numbered above N',
+    does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, the timing of streamed bodies, the JSON body of synthesis requests, the query, the Prefer directives that forced the answer, its X-Mock-Warning and its contract verdict; ?after=N lists only requests numbered above N',
   },
+  ...journalIndex,
   {
     method: 'POST',
     path: '/__mock/requests/replay',
@@ -92,7 +94,12 @@ export const controlIndex: readonly { method: string; path: string; does: string
   {
     method: 'GET',
     path: '/__mock/state',
-    does: 'what the mock holds, for people: voices per organization and environment (with a playable voice_url and their upload), uploads with their analysis, upload quotas left per user, free clone uses and the ledger per account, the clock, and the request log position',
+    does: 'what the mock holds, for people: voices per organization and environment (with a playable voice_url and their upload), uploads with their analysis, upload quotas left per user, free clone uses and the ledger per account, the clock, and the request log position; voicesTag names the version of the voices, ?voices=none leaves them out; a strong ETag, If-None-Match answered 304',
+  },
+  {
+    method: 'GET',
+    path: '/__mock/state/voices',
+    does: 'the voices of /__mock/state alone, {"voices": [...]}, with the ETag voicesTag names (If-None-Match answered 304): read them only when they changed',
   },
   {
     method: 'POST',
@@ -199,7 +206,8 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
     },
   },
   'requests/replay': { POST: replay },
-  state: { GET: async (request, deps) => ok(await stateView(deps, new URL(request.url).origin)) },
+  state: { GET: (request, deps) => stateAnswer(deps, request) },
+  'state/voices': { GET: (request, deps) => stateVoicesAnswer(deps, request) },
   'uploads/analyze': { POST: analyzeUpload },
   speak: { POST: speak },
   ledger: {
@@ -335,6 +343,8 @@ export async function handleControl(
   if (pathname.startsWith(voiceAudioPath) && request.method === 'GET') return voiceAudio(request, deps);
   // Own names only: `/__mock/constructor` or `/__mock/__proto__` is no control operation (404, not 405).
   const name = pathname.slice(controlPrefix.length);
+  const journal = handleJournal(request, deps, name);
+  if (journal) return journal;
   const route = Object.hasOwn(routes, name) ? routes[name] : undefined;
   const handler = route && Object.hasOwn(route, request.method) ? route[request.method] : undefined;
   if (handler) return handler(request, deps, controls);

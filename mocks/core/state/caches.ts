@@ -2,6 +2,7 @@ import type { Target } from '../request/target.js';
 import { CompleteAudioCache } from './complete-audio-cache.js';
 import { KeptMap } from './kept-map.js';
 import { ListAnswers } from './list-answers.js';
+import { StateViewCache } from './state-view-cache.js';
 
 /**
  * The longest key a memo fed by requests keeps (a URL, a signed message): longer ones are made again
@@ -32,6 +33,8 @@ export class ServiceCaches {
   readonly signatures = new KeptMap<string, Promise<string>>(4096, memoKeyMaxChars);
   /** voice_url signatures per message (their own secret, so their own memo). */
   readonly urlSignatures = new KeptMap<string, Promise<string>>(4096, memoKeyMaxChars);
+  /** The voices of GET /__mock/state, signed and serialized once per version of the store. */
+  readonly stateView = new StateViewCache();
 
   constructor(
     /** The audio engine's own memos, when the engine has any. */
@@ -44,6 +47,7 @@ export class ServiceCaches {
     this.completeAudio.clear();
     this.signatures.clear();
     this.urlSignatures.clear();
+    this.stateView.clear();
     this.engine?.clear();
   }
 }

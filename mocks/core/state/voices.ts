@@ -25,6 +25,8 @@ export interface VoiceRecord {
   audioMediaType: string;
   /** True when the reference bytes were fetched from a URL and belong to the voice alone. */
   ownsAudio: boolean;
+  /** True for a voice POST /__mock/populate made (its recording generated); absent for a saved one. */
+  populated?: boolean;
   account: string;
   profile: VoiceProfile;
 }
@@ -98,6 +100,11 @@ export class Voices {
   /** The sequence of the newest voice ever made (kept by a durable store). */
   get lastSequence(): number {
     return this.sequence;
+  }
+
+  /** How many voices there are, in every space. */
+  get count(): number {
+    return this.live.size;
   }
 
   /** How many changes the voices have seen: equal versions list the same voices, cursors included. */
