@@ -122,6 +122,13 @@ function program(): CAC {
       'The proxy sees all traffic to the upstream: complete-view session rules are must',
     )
     .option(
+      '--max-judge-bytes <n>',
+      'Bytes all exchanges in flight may keep for judging; past it, unjudged',
+      {
+        default: '8388608',
+      },
+    )
+    .option(
       '--upstream-timeout <ms>',
       'How long the upstream may stay silent before a 504 or a cut (0: forever)',
       {
@@ -246,7 +253,8 @@ const notes: Record<string, { readonly intro: readonly string[]; readonly outro:
       'proxy.json, proxy.junit.xml and proxy.md into --report-dir. See docs/proxy.md.',
     ],
     outro: [
-      'Exit codes: 0 no must-rule violated; 1 a must-rule violated (or it could not start); 2 usage error.',
+      'Exit codes: 0 no must-rule violated; 1 a must-rule violated (or it could not start); 2 usage error',
+      '(a flag, or a report folder or HAR path it cannot write); 3 the reports could not be written.',
     ],
   },
   conformance: {

@@ -110,7 +110,8 @@ export class AudioWatch {
   private finishWav(problems: string[]): number | undefined {
     const wav = this.wav;
     if (!wav) {
-      if (problems.length === 0) problems.push(`no complete WAV header with a data chunk in ${this.bytes} bytes`);
+      if (problems.length === 0)
+        problems.push(`no complete WAV header with a data chunk in ${this.bytes} bytes`);
       return undefined;
     }
     const streamed = this.opts.streamed;
@@ -120,7 +121,11 @@ export class AudioWatch {
       );
     const available = Math.max(0, this.bytes - wav.dataOffset);
     const placeholder = streamed && wavPlaceholderSizes.has(wav.dataSize);
-    if (!placeholder && wav.dataSize !== available && !(wav.dataSize % 2 === 1 && available === wav.dataSize + 1))
+    if (
+      !placeholder &&
+      wav.dataSize !== available &&
+      !(wav.dataSize % 2 === 1 && available === wav.dataSize + 1)
+    )
       problems.push(`the data chunk claims ${wav.dataSize} bytes, ${available} were received`);
     const dataLen = placeholder ? available : Math.min(wav.dataSize, available);
     if (dataLen === 0) problems.push('the data chunk is empty');
@@ -168,7 +173,8 @@ export class AudioWatch {
         this.pending = Buffer.concat([this.pending, b]);
         return;
       }
-      const header = this.pending.length > 0 ? Buffer.concat([this.pending, b.subarray(0, need)]) : b.subarray(0, 4);
+      const header =
+        this.pending.length > 0 ? Buffer.concat([this.pending, b.subarray(0, need)]) : b.subarray(0, 4);
       const headerAt = base - this.pending.length;
       this.pending = new Uint8Array(0);
       const frame = mpegFrameAt(header, 0);
@@ -187,7 +193,9 @@ export class AudioWatch {
         return;
       }
       if (this.sampleRate !== 0 && frame.sampleRate !== this.sampleRate) {
-        this.problems.push(`the sample rate changes at byte ${headerAt} (${this.sampleRate} → ${frame.sampleRate} Hz)`);
+        this.problems.push(
+          `the sample rate changes at byte ${headerAt} (${this.sampleRate} → ${frame.sampleRate} Hz)`,
+        );
         this.mpegState = 'bad';
         return;
       }

@@ -389,7 +389,12 @@ if (want('statepoll')) {
 
 if (want('proxy')) {
   sectionStart = cpuTimes();
-  const p = await proxyBench(smoke ? 20 : 3000, smoke ? 1 : 3, smoke ? 8 * 2 ** 20 : 200 * 1e6);
+  const p = await proxyBench(
+    smoke ? 20 : 3000,
+    smoke ? 1 : 3,
+    smoke ? 8 * 2 ** 20 : 200 * 1e6,
+    smoke ? 50 : 1000,
+  );
   results.proxy = p;
   log('\n## Proxy (GET /v1/voice/list, one keep-alive connection, sequential; mock upstream)');
   log('path              requests  p50 ms  p95 ms  added p50  added p95');
@@ -402,6 +407,10 @@ if (want('proxy')) {
   log(
     `upload of ${fmt(p.upload.bytes / 1e6, 0)} MB through the proxy: HTTP ${p.upload.status} in ${fmt(p.upload.ms, 0)} ms; proxy RSS ${fmt(p.upload.rssBeforeMiB)} MiB before, peak growth ${fmt(p.upload.peakGrowthMB)} MB`,
   );
+  for (const r of p.inFlight)
+    log(
+      `${r.exchanges} exchanges in flight, each a 2 MiB JSON ${r.side === 'request' ? 'request body' : 'answer'}, --max-judge-bytes ${r.budgetBytes >= 2 ** 50 ? 'unbounded (as before the budget)' : `${r.budgetBytes / 2 ** 20} MiB`}: ${fmt(r.ms, 0)} ms; proxy RSS ${fmt(r.rssBeforeMiB)} MiB before, peak growth ${fmt(r.peakGrowthMB)} MB`,
+    );
   log(`voice-kit proxy exit code after the section: ${p.exitCode} (0: no violation over the mock's traffic)`);
   const ours = p.latency.find((r) => r.path === 'voice-kit proxy');
   const prism = p.latency.find((r) => r.path === 'prism proxy');
@@ -417,6 +426,12 @@ if (want('proxy')) {
     value: `+${fmt(p.upload.peakGrowthMB)} MB (HTTP ${p.upload.status})`,
     met: p.upload.status === 200 && p.upload.peakGrowthMB <= 64,
   });
+  for (const r of p.inFlight.filter((row) => row.budgetBytes < 2 ** 50))
+    targets.push({
+      target: `proxy: RSS growth ≤ 160 MB with ${r.exchanges} 2 MiB JSON ${r.side === 'request' ? 'request bodies' : 'answers'} in flight`,
+      value: `+${fmt(r.peakGrowthMB)} MB (unbounded: +${fmt(p.inFlight.find((u) => u.side === r.side && u.budgetBytes >= 2 ** 50)?.peakGrowthMB ?? Number.NaN)} MB)`,
+      met: r.peakGrowthMB <= 160,
+    });
   stolen('proxy');
 }
 
