@@ -12,7 +12,6 @@ const root = join(import.meta.dirname, '..', '..');
 const files = sourceFiles(root, [
   'openapi',
   'judge',
-  'audio',
   'common',
   'audio',
   'mocks',
