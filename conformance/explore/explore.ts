@@ -35,6 +35,7 @@ class Exploration {
   readonly trace: string[] = [];
   readonly operations: Record<string, number> = {};
   found: Found | undefined;
+  readonly accepted = { textLength: 0 };
 
   constructor(
     readonly wire: Wire,
@@ -48,7 +49,7 @@ class Exploration {
     if (this.budget.outOfTime() || this.budget.exhausted() || this.wire.signal?.aborted) return;
     const n = ++this.sequences;
     if (this.found) this.shrinks++;
-    const seq = new Sequence({ ...this.wire, prefix: `${this.wire.prefix}${n.toString(36)}_` }, this.budget);
+    const seq = new Sequence({ ...this.wire, prefix: `${this.wire.prefix}${n.toString(36)}_` }, this.budget, this.accepted);
     try {
       await fc.asyncModelRun(() => ({ model: newModel(), real: seq }), cmds);
     } finally {
@@ -69,7 +70,8 @@ class Exploration {
     const steps = seq.records.filter((r) => r.status !== undefined).length;
     const best = this.found?.steps.filter((r) => r.status !== undefined).length ?? Number.POSITIVE_INFINITY;
     if (steps <= best) {
-      this.found = { verdicts, steps: seq.records, shrinks: this.shrinks, shrinkCut: false };
+      const acceptedTextLength = this.accepted.textLength;
+      this.found = { verdicts, steps: seq.records, shrinks: this.shrinks, shrinkCut: false, acceptedTextLength };
       this.progress(`violation in sequence ${this.sequences} (${steps} requests): ${verdicts.map((v) => v.rule).join(', ')}`);
     }
   }
@@ -109,6 +111,8 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
         run.found = { ...run.found, shrinkCut: outcome.interrupted || budget.outOfTime() };
         break;
       }
+      // A sequence that threw without a verdict is the explorer's failure, not the deployment's: said.
+      if (outcome.failed) throw outcome.errorInstance instanceof Error ? outcome.errorInstance : new Error(String(outcome.errorInstance));
       progress(`${tier}: ${outcome.numRuns} sequences, no violation`);
     }
   } finally {

@@ -46,6 +46,8 @@ export interface Found {
   readonly shrinks: number;
   /** Shrinking stopped because the budget or --max-time ran out. */
   readonly shrinkCut: boolean;
+  /** The longest text seen accepted before it (for the replay). */
+  readonly acceptedTextLength: number;
 }
 
 export interface ExploreResult {

@@ -46,7 +46,7 @@ export async function replayReproduction(file: string, options: ExploreOptions =
   const prepared = await prepare(options);
   const limits = limitsOf({ ...options, budgetCreations: options.budgetCreations ?? (needed > 0 ? undefined : 0) }, prepared.embedded);
   const budget = new Budget(limits);
-  const seq = new Sequence(prepared.wire, budget);
+  const seq = new Sequence(prepared.wire, budget, { textLength: repro.acceptedTextLength ?? 0 });
   try {
     for (const step of repro.steps) {
       const record = await seq.run(step);

@@ -95,5 +95,5 @@ export async function writeExploreReports(r: ExploreResult, dir: string): Promis
   for (const [name, text] of files) await writeFile(join(dir, name), text);
   const paths = files.map(([name]) => join(dir, name));
   if (!r.found) return paths;
-  return [...paths, ...(await writeReproduction(reproductionOf(r.seed, r.baseUrl, r.found.steps, r.found.verdicts), dir))];
+  return [...paths, ...(await writeReproduction(reproductionOf(r.seed, r.baseUrl, r.found.steps, r.found.verdicts, r.found.acceptedTextLength), dir))];
 }

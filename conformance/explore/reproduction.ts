@@ -17,11 +17,19 @@ export interface Reproduction {
   readonly seed: number;
   readonly baseUrl: string;
   readonly verdicts: readonly Verdict[];
+  /** The longest text the exploration saw accepted (sequence.ts `surer`). */
+  readonly acceptedTextLength: number;
   readonly steps: readonly Step[];
 }
 
 /** The sent steps only, with the step numbers their values refer to renumbered. */
-export function reproductionOf(seed: number, baseUrl: string, records: readonly StepRecord[], verdicts: readonly Verdict[]): Reproduction {
+export function reproductionOf(
+  seed: number,
+  baseUrl: string,
+  records: readonly StepRecord[],
+  verdicts: readonly Verdict[],
+  acceptedTextLength: number,
+): Reproduction {
   const kept = new Map<number, number>();
   records.forEach((r, i) => {
     if (r.status !== undefined) kept.set(i, kept.size);
@@ -35,7 +43,7 @@ export function reproductionOf(seed: number, baseUrl: string, records: readonly 
       const refAudio = move(step.refAudio);
       return { ...step, ...(cursor !== undefined ? { cursor } : {}), ...(refAudio !== undefined ? { refAudio } : {}) };
     });
-  return { format: reproFormat, seed, baseUrl, verdicts, steps };
+  return { format: reproFormat, seed, baseUrl, verdicts, acceptedTextLength, steps };
 }
 
 const envOf = (key: string) => `KEY_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;

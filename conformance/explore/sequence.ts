@@ -51,6 +51,8 @@ export class Sequence {
   constructor(
     readonly wire: Wire,
     private readonly budget: Budget,
+    /** The longest text the exploration saw accepted (shared by its sequences; a replay gets it from the file). */
+    readonly accepted: { textLength: number } = { textLength: 0 },
   ) {
     this.judge = createJudge({
       keys: keyScopes(wire),
@@ -74,12 +76,27 @@ export class Sequence {
     const ex = await sendRequest(this.wire, built.request);
     keepAnswer(this.answers, index, ex);
     const seq = ++this.seq;
-    const verdicts = [...this.judge.judge(factsOf(seq, built.sent, ex)), ...this.saveVerdicts(step, seq, ex)];
+    const judged = this.judge.judge(factsOf(seq, built.sent, ex)).map((v) => this.surer(step, v));
+    const verdicts = [...judged, ...this.saveVerdicts(step, seq, ex)];
+    const text = step.json?.generate_text;
+    if (ex.status === 200 && typeof text === 'string' && step.op !== 'saveVoice')
+      this.accepted.textLength = Math.max(this.accepted.textLength, text.length);
     if (step.op === 'saveVoice' && ex.status === 200 && typeof step.json?.voice_id === 'string')
       this.created.push({ key: step.key, voiceId: withRun(step.json.voice_id, this.wire.prefix).trim().toLowerCase() });
     const json = ex.json as { data?: unknown } | undefined;
     const data = ex.status === 200 && typeof json?.data === 'object' && json.data ? (json.data as Record<string, unknown>) : undefined;
     return this.push({ step, seq, status: ex.status, verdicts, ...(data ? { data } : {}) });
+  }
+
+  /**
+   * The judge lowers `saved-selectable` to should when no text as long was accepted in its session (an
+   * unstated length limit may be why). The explorer sends no options and knows every text it saw
+   * accepted in the whole exploration: a refusal of one no longer is a must.
+   */
+  private surer(step: Step, v: Verdict): Verdict {
+    const text = step.json?.generate_text;
+    if (v.rule !== 'session.saved-selectable' || v.severity === 'must' || typeof text !== 'string') return v;
+    return text.length <= this.accepted.textLength ? { ...v, severity: 'must' } : v;
   }
 
   private push(record: StepRecord): StepRecord {

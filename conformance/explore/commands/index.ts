@@ -15,5 +15,14 @@ export function commandsOf(tier: Tier) {
   const free = [...listCommands, ...freeDeleteCommands];
   if (tier === 'free') return free;
   if (tier === 'uploads') return [...free, ...uploadCommands];
-  return [...free, ...listCommands, ...paidUploadCommands, ...saveCommands, ...synthesizeCommands, ...deleteCommands];
+  // Lists and deletes twice: a cursor held across a delete is a sequence worth reaching (§4.3, §4.4).
+  return [
+    ...free,
+    ...listCommands,
+    ...paidUploadCommands,
+    ...saveCommands,
+    ...synthesizeCommands,
+    ...deleteCommands,
+    ...deleteCommands,
+  ];
 }
