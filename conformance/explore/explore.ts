@@ -99,7 +99,7 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
     for (const [i, tier] of tiers.entries()) {
       if (budget.outOfTime() || options.signal?.aborted) break;
       budget.tierShare = shareOf[tier];
-      const property = fc.asyncProperty(fc.commands(commandsOf(tier), { maxCommands: maxCommands[tier] }), (cmds) =>
+      const property = fc.asyncProperty(fc.commands(commandsOf(tier), { maxCommands: maxCommands[tier], size: 'max' }), (cmds) =>
         run.sequence(cmds),
       );
       const outcome = await fc.check(property, {
