@@ -9,23 +9,42 @@ import fc from 'fast-check';
 import { Budget, type Spent } from './budget.js';
 import { deleteCreated, sweepRun } from './cleanup.js';
 import { commandsOf, type Tier, tiers } from './commands/index.js';
+import { Violation } from './commands/step-command.js';
 import { newModel } from './model.js';
 import type { ExploreOptions, ExploreResult, Found } from './options.js';
 import { Sequence } from './sequence.js';
 import { limitsOf, prepare } from './setup.js';
+import type { Step } from './step.js';
 import type { Wire } from './wire.js';
 
 /** Sequences per tier at most (the budget and --max-time usually end the paid tier first). */
-const runsOf: Readonly<Record<Tier, number>> = { free: 3, uploads: 4, paid: 5_000 };
+const runsOf: Readonly<Record<Tier, number>> = { free: 3, uploads: 6, paid: 5_000 };
 const maxCommands: Readonly<Record<Tier, number>> = { free: 8, uploads: 10, paid: 18 };
 /** The share of each budget a tier may spend: lists and deletes are free, uploads keep most for saves. */
 const shareOf: Readonly<Record<Tier, Spent>> = {
   free: { chars: 0, uploads: 0, creations: 0 },
-  uploads: { chars: 0, uploads: 0.2, creations: 0 },
+  uploads: { chars: 0, uploads: 0.2, creations: 0.2 },
   paid: { chars: 1, uploads: 1, creations: 1 },
 };
 /** Step labels kept for the trace. */
 const traceCap = 2_000;
+
+const firstPage: Step = { label: 'list the first page (main)', op: 'listVoices', key: 'main' };
+
+/** Walk the main key's list in pages of 2 from the first, at most 10 pages. */
+async function walk(seq: Sequence): Promise<void> {
+  let record = await seq.run({ label: 'walk the list: first page of 2 (main)', op: 'listVoices', key: 'main', pageSize: 2 });
+  for (let page = 1; page < 10 && record.data?.has_more === true; page++) {
+    const from = seq.records.length - 1;
+    record = await seq.run({
+      label: `walk the list: the page after step ${from + 1} (main)`,
+      op: 'listVoices',
+      key: 'main',
+      pageSize: 2,
+      cursor: { from, field: 'next_voice_id' },
+    });
+  }
+}
 
 /** Everything the sequences of one exploration share. */
 class Exploration {
@@ -51,7 +70,12 @@ class Exploration {
     if (this.found) this.shrinks++;
     const seq = new Sequence({ ...this.wire, prefix: `${this.wire.prefix}${n.toString(36)}_` }, this.budget, this.accepted);
     try {
+      // A first page before and a walk after: free, and what the session rules need to compare
+      // (the free-use count, every saved voice listed, every deleted one gone).
+      await seq.run(firstPage);
       await fc.asyncModelRun(() => ({ model: newModel(), real: seq }), cmds);
+      await walk(seq);
+      if (seq.violations.length > 0) throw new Violation(seq.violations.map((v) => v.rule).join(', '));
     } finally {
       this.note(seq);
       await deleteCreated(seq.wire, seq.created);

@@ -28,7 +28,8 @@ const deletedListedUnderCursor = (): ((req: Request, next: FetchLike) => Promise
     const res = await next(req);
     if (!isList(req) || !new URL(req.url).searchParams.has('voice_id') || deleted.size === 0) return res;
     const body = (await res.json()) as { data: { list: unknown[]; total: number } };
-    body.data.list.push(...deleted.values());
+    const size = Number(new URL(req.url).searchParams.get('page_size') ?? 20);
+    body.data.list = [...deleted.values(), ...body.data.list].slice(0, size);
     body.data.total = body.data.list.length;
     return new Response(JSON.stringify(body), { status: res.status, headers: { 'content-type': 'application/json' } });
   };

@@ -1,10 +1,11 @@
 /**
- * The commands of an exploration, by tier of the budget: lists and refusals first (free), then
- * uploads, then creations and speech. A later tier holds the earlier ones, so its sequences mix all.
+ * The commands of an exploration, by tier of the budget: lists and deletes first (free), then uploads
+ * and the saves a deployment must refuse, then creations and speech, weighted towards what uses the
+ * voices a sequence made (synthesis, deletes, small pages and their cursors).
  */
 import { deleteCommands, freeDeleteCommands } from './delete.js';
-import { listCommands } from './list.js';
-import { saveCommands } from './save.js';
+import { listCommands, walkCommands } from './list.js';
+import { refusedSaveCommands, saveCommands } from './save.js';
 import { synthesizeCommands } from './synthesize.js';
 import { paidUploadCommands, uploadCommands } from './upload.js';
 
@@ -14,15 +15,13 @@ export const tiers: readonly Tier[] = ['free', 'uploads', 'paid'];
 export function commandsOf(tier: Tier) {
   const free = [...listCommands, ...freeDeleteCommands];
   if (tier === 'free') return free;
-  if (tier === 'uploads') return [...free, ...uploadCommands];
-  // Lists and deletes twice: a cursor held across a delete is a sequence worth reaching (§4.3, §4.4).
+  if (tier === 'uploads') return [...free, ...uploadCommands, ...refusedSaveCommands];
   return [
-    ...free,
     ...listCommands,
+    ...walkCommands,
     ...paidUploadCommands,
     ...saveCommands,
     ...synthesizeCommands,
-    ...deleteCommands,
     ...deleteCommands,
   ];
 }

@@ -81,3 +81,10 @@ export const listCommands = [
   fc.nat(7).map((i) => new ListNext(i)),
   fc.constant(new ListExact()),
 ];
+
+/** Small pages of the main key and their next pages: cursors held across writes. */
+export const walkCommands = [
+  fc.constantFrom(1, 2).map((s) => new ListFirst('main', s)),
+  fc.nat(7).map((i) => new ListNext(i)),
+  fc.nat(7).map((i) => new ListNext(i)),
+];

@@ -88,14 +88,26 @@ export class Save extends StepCommand {
 }
 
 const roles = fc.constantFrom<FixtureRole>('valid-3s', 'valid-3s', 'valid-10s', 'mp3-3s', 'silence', 'short-2.9s', 'corrupt');
+const validRoles = fc.constantFrom<FixtureRole>('valid-3s', 'valid-10s', 'mp3-3s');
 
+/** Saves that make voices the rest of a sequence uses (the paid tier). */
 export const saveCommands = [
   fc.nat(7).map((u) => new Save(u, 'fresh', 'uploader')),
-  fc.tuple(fc.nat(7), roles, fc.boolean()).map(([u, r, reuse]) => new Save(u, 'fresh', 'uploader', r, reuse)),
+  fc.tuple(fc.nat(7), validRoles).map(([u, r]) => new Save(u, 'fresh', 'uploader', r, false)),
+  fc.nat(7).map((u) => new Save(u, 'spaced-upper', 'uploader')),
+  fc.tuple(fc.nat(7), fc.constantFrom<IdKind>('duplicate', 'fresh')).map(([u, k]) => new Save(u, k, 'uploader')),
+];
+
+/** Saves a deployment must refuse (an invalid id, a recording that cannot make a voice, another scope's or a no-clone key). */
+export const refusedSaveCommands = [
   fc
-    .tuple(fc.nat(7), fc.constantFrom<IdKind>('spaced-upper', 'duplicate', 'too-long', 'bad-chars', 'fresh'))
+    .tuple(fc.nat(7), fc.constantFrom<IdKind>('too-long', 'bad-chars'))
     .map(([u, k]) => new Save(u, k, 'uploader')),
+  fc
+    .tuple(fc.nat(7), fc.constantFrom<FixtureRole>('silence', 'short-2.9s', 'corrupt'))
+    .map(([u, r]) => new Save(u, 'fresh', 'uploader', r, false)),
   fc
     .tuple(fc.nat(7), fc.constantFrom<Saver>('otherProject', 'otherEnv', 'otherOrg', 'noClone'))
     .map(([u, s]) => new Save(u, 'fresh', s)),
+  fc.tuple(fc.nat(7), roles, fc.boolean()).map(([u, r, reuse]) => new Save(u, 'fresh', 'uploader', r, reuse)),
 ];

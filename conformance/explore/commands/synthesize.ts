@@ -59,6 +59,7 @@ export class Synthesize extends StepCommand {
 const speeds = fc.constantFrom<number | undefined>(undefined, undefined, undefined, 0, 1.25, -1);
 
 export const synthesizeCommands = [
+  fc.tuple(fc.nat(7), fc.boolean(), fc.nat(4)).map(([i, s, t]) => new Synthesize('live', i, s, undefined, t)),
   fc
     .tuple(fc.nat(7), fc.boolean(), speeds, fc.nat(4))
     .map(([i, s, sp, t]) => new Synthesize('live', i, s, sp, t)),
