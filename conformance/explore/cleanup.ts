@@ -27,9 +27,14 @@ async function listed(wire: Wire, key: KeyName, prefix: string): Promise<string[
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page++) {
     const query = new URLSearchParams({ page_size: '20', ...(cursor ? { voice_id: cursor } : {}) });
-    const req = new Request(`${wire.baseUrl}/v1/voice/list?${query}`, { headers: { [apiKeyHeader]: wire.keys[key] ?? '' } });
-    const data = ((await send(wire.fetch, req)).json as { data?: { list?: unknown; has_more?: unknown; next_voice_id?: unknown } } | undefined)
-      ?.data;
+    const req = new Request(`${wire.baseUrl}/v1/voice/list?${query}`, {
+      headers: { [apiKeyHeader]: wire.keys[key] ?? '' },
+    });
+    const data = (
+      (await send(wire.fetch, req)).json as
+        | { data?: { list?: unknown; has_more?: unknown; next_voice_id?: unknown } }
+        | undefined
+    )?.data;
     if (!data || !Array.isArray(data.list)) break;
     for (const v of data.list) {
       const id = (v as { voice_id?: unknown }).voice_id;
@@ -42,7 +47,10 @@ async function listed(wire: Wire, key: KeyName, prefix: string): Promise<string[
 }
 
 /** Delete the voices one sequence saved; returns the failures. */
-export async function deleteCreated(wire: Wire, created: readonly { key: KeyName; voiceId: string }[]): Promise<string[]> {
+export async function deleteCreated(
+  wire: Wire,
+  created: readonly { key: KeyName; voiceId: string }[],
+): Promise<string[]> {
   const failures: string[] = [];
   for (const { key, voiceId } of created) {
     try {
@@ -56,7 +64,10 @@ export async function deleteCreated(wire: Wire, created: readonly { key: KeyName
 }
 
 /** Delete every voice any key lists under the run prefix; returns how many and the failures. */
-export async function sweepRun(wire: Wire, prefix: string): Promise<{ deleted: number; left: number; failures: string[] }> {
+export async function sweepRun(
+  wire: Wire,
+  prefix: string,
+): Promise<{ deleted: number; left: number; failures: string[] }> {
   const failures: string[] = [];
   let deleted = 0;
   let left = 0;

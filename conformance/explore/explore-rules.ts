@@ -16,7 +16,8 @@ export const exploreRules = {
   referenceConsistent: {
     id: 'explore.reference-consistent',
     section: '§4.2',
-    title: 'a recording accepted for a voice is not refused for its content when the same key saves from it again',
+    title:
+      'a recording accepted for a voice is not refused for its content when the same key saves from it again',
   },
 } as const;
 
@@ -36,7 +37,12 @@ export interface SaveSeen {
   readonly code: number | undefined;
 }
 
-const verdict = (rule: (typeof exploreRules)[keyof typeof exploreRules], seq: number, seen: string, at?: number): Verdict => ({
+const verdict = (
+  rule: (typeof exploreRules)[keyof typeof exploreRules],
+  seq: number,
+  seen: string,
+  at?: number,
+): Verdict => ({
   rule: rule.id,
   kind: 'session',
   severity: 'must',
@@ -54,7 +60,13 @@ const verdict = (rule: (typeof exploreRules)[keyof typeof exploreRules], seq: nu
  */
 export function judgeSave(save: SaveSeen, earlier: readonly SaveSeen[]): Verdict[] {
   if (save.status === 200 && mustRefuse.has(save.role))
-    return [verdict(exploreRules.referenceRefused, save.seq, `the kit's ${save.role} fixture made a voice (HTTP 200)`)];
+    return [
+      verdict(
+        exploreRules.referenceRefused,
+        save.seq,
+        `the kit's ${save.role} fixture made a voice (HTTP 200)`,
+      ),
+    ];
   if (!save.ownUpload || save.status < 400 || save.status >= 500) return [];
   if (save.code === undefined || !contentCodes.has(save.code)) return [];
   const accepted = earlier.find(

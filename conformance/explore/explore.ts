@@ -33,7 +33,12 @@ const firstPage: Step = { label: 'list the first page (main)', op: 'listVoices',
 
 /** Walk the main key's list in pages of 2 from the first, at most 10 pages. */
 async function walk(seq: Sequence): Promise<void> {
-  let record = await seq.run({ label: 'walk the list: first page of 2 (main)', op: 'listVoices', key: 'main', pageSize: 2 });
+  let record = await seq.run({
+    label: 'walk the list: first page of 2 (main)',
+    op: 'listVoices',
+    key: 'main',
+    pageSize: 2,
+  });
   for (let page = 1; page < 10 && record.data?.has_more === true; page++) {
     const from = seq.records.length - 1;
     record = await seq.run({
@@ -68,7 +73,11 @@ class Exploration {
     if (this.budget.outOfTime() || this.budget.exhausted() || this.wire.signal?.aborted) return;
     const n = ++this.sequences;
     if (this.found) this.shrinks++;
-    const seq = new Sequence({ ...this.wire, prefix: `${this.wire.prefix}${n.toString(36)}_` }, this.budget, this.accepted);
+    const seq = new Sequence(
+      { ...this.wire, prefix: `${this.wire.prefix}${n.toString(36)}_` },
+      this.budget,
+      this.accepted,
+    );
     try {
       // A first page before and a walk after: free, and what the session rules need to compare
       // (the free-use count, every saved voice listed, every deleted one gone).
@@ -84,7 +93,8 @@ class Exploration {
 
   private note(seq: Sequence): void {
     for (const r of seq.records) {
-      if (this.trace.length < traceCap) this.trace.push(`${this.sequences}: ${r.step.label}${r.skipped ? ` [skipped: ${r.skipped}]` : ''}`);
+      if (this.trace.length < traceCap)
+        this.trace.push(`${this.sequences}: ${r.step.label}${r.skipped ? ` [skipped: ${r.skipped}]` : ''}`);
       if (r.status === undefined) continue;
       this.requests++;
       this.operations[r.step.op] = (this.operations[r.step.op] ?? 0) + 1;
@@ -95,8 +105,16 @@ class Exploration {
     const best = this.found?.steps.filter((r) => r.status !== undefined).length ?? Number.POSITIVE_INFINITY;
     if (steps <= best) {
       const acceptedTextLength = this.accepted.textLength;
-      this.found = { verdicts, steps: seq.records, shrinks: this.shrinks, shrinkCut: false, acceptedTextLength };
-      this.progress(`violation in sequence ${this.sequences} (${steps} requests): ${verdicts.map((v) => v.rule).join(', ')}`);
+      this.found = {
+        verdicts,
+        steps: seq.records,
+        shrinks: this.shrinks,
+        shrinkCut: false,
+        acceptedTextLength,
+      };
+      this.progress(
+        `violation in sequence ${this.sequences} (${steps} requests): ${verdicts.map((v) => v.rule).join(', ')}`,
+      );
     }
   }
 }
@@ -117,14 +135,17 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
   const limits = limitsOf(options, prepared.embedded);
   const budget = new Budget(limits);
   const run = new Exploration(prepared.wire, budget, progress);
-  progress(`exploring ${prepared.wire.baseUrl} with seed ${seed}; budget: ${limits.chars} characters, ${limits.uploads} uploads, ${limits.creations} creations, ${limits.maxTimeMs / 1000} s`);
+  progress(
+    `exploring ${prepared.wire.baseUrl} with seed ${seed}; budget: ${limits.chars} characters, ${limits.uploads} uploads, ${limits.creations} creations, ${limits.maxTimeMs / 1000} s`,
+  );
   let cleanup: ExploreResult['cleanup'] = { deleted: 0, left: 0, failures: [] };
   try {
     for (const [i, tier] of tiers.entries()) {
       if (budget.outOfTime() || options.signal?.aborted) break;
       budget.tierShare = shareOf[tier];
-      const property = fc.asyncProperty(fc.commands(commandsOf(tier), { maxCommands: maxCommands[tier], size: 'max' }), (cmds) =>
-        run.sequence(cmds),
+      const property = fc.asyncProperty(
+        fc.commands(commandsOf(tier), { maxCommands: maxCommands[tier], size: 'max' }),
+        (cmds) => run.sequence(cmds),
       );
       const outcome = await fc.check(property, {
         seed: seed + i,
@@ -136,7 +157,10 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
         break;
       }
       // A sequence that threw without a verdict is the explorer's failure, not the deployment's: said.
-      if (outcome.failed) throw outcome.errorInstance instanceof Error ? outcome.errorInstance : new Error(String(outcome.errorInstance));
+      if (outcome.failed)
+        throw outcome.errorInstance instanceof Error
+          ? outcome.errorInstance
+          : new Error(String(outcome.errorInstance));
       progress(`${tier}: ${outcome.numRuns} sequences, no violation`);
     }
   } finally {
@@ -152,7 +176,12 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
     seed,
     baseUrl: prepared.wire.baseUrl,
     embeddedMock: prepared.embedded,
-    limits: { chars: limits.chars, uploads: limits.uploads, creations: limits.creations, maxTimeSeconds: limits.maxTimeMs / 1000 },
+    limits: {
+      chars: limits.chars,
+      uploads: limits.uploads,
+      creations: limits.creations,
+      maxTimeSeconds: limits.maxTimeMs / 1000,
+    },
     spent: { ...budget.spent },
     refused: { ...budget.refused },
     sequences: run.sequences,
@@ -162,6 +191,8 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
     found: run.found,
     cleanup,
     durationMs: Math.round(performance.now() - t0),
-    keyNames: Object.keys(prepared.wire.keys).filter((k) => prepared.wire.keys[k as keyof typeof prepared.wire.keys]),
+    keyNames: Object.keys(prepared.wire.keys).filter(
+      (k) => prepared.wire.keys[k as keyof typeof prepared.wire.keys],
+    ),
   };
 }

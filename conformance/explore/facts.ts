@@ -2,7 +2,14 @@
  * The judge's facts of one step's exchange, as the explorer sent and read it: the request as data, the
  * answer read to its end by the suite's one network call (toolkit/http.ts).
  */
-import { type AudioSummary, audioKindOf, checkMp3, checkPcm, checkWav, type ExchangeFacts } from '../../judge/index.js';
+import {
+  type AudioSummary,
+  audioKindOf,
+  checkMp3,
+  checkPcm,
+  checkWav,
+  type ExchangeFacts,
+} from '../../judge/index.js';
 import type { OperationId } from '../../openapi/contract.js';
 import type { Exchange } from '../toolkit/http.js';
 
@@ -32,7 +39,11 @@ function audioOf(op: OperationId, ex: Exchange): AudioSummary | undefined {
   if (!kind || ex.truncated) return undefined;
   const streamed = op === 'streamSpeech';
   const problems =
-    kind === 'wav' ? checkWav(ex.bytes, streamed) : kind === 'mp3' ? checkMp3(ex.bytes) : checkPcm(ex.bytes, null);
+    kind === 'wav'
+      ? checkWav(ex.bytes, streamed)
+      : kind === 'mp3'
+        ? checkMp3(ex.bytes)
+        : checkPcm(ex.bytes, null);
   const seconds = kind === 'wav' ? wavSeconds(ex.bytes) : undefined;
   return { kind, bytes: ex.bytes.byteLength, seconds, problems };
 }

@@ -10,5 +10,5 @@
  */
 export { exploreDeployment } from './explore.js';
 export type { ExploreOptions, ExploreResult } from './options.js';
-export { exploreSummary, writeExploreReports } from './reports.js';
 export { type ReplayResult, replayReproduction } from './replay.js';
+export { exploreSummary, writeExploreReports } from './reports.js';

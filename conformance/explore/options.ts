@@ -1,7 +1,6 @@
 /** The options and the result of an exploration (`voice-kit conformance --explore`), as types and defaults. */
 import type { Verdict } from '../../judge/index.js';
 import type { FetchLike } from '../toolkit/http.js';
-import type { RunKeys } from '../toolkit/run-state.js';
 import type { ExtraKeyName } from '../types.js';
 import type { Spent } from './budget.js';
 import type { StepRecord } from './sequence.js';

@@ -31,7 +31,10 @@ async function readReproduction(file: string): Promise<Reproduction> {
     throw new ConformanceSetupError('replay', `${file}: ${(e as Error).message}`);
   }
   if (repro?.format !== reproFormat || !Array.isArray(repro.steps))
-    throw new ConformanceSetupError('replay', `${file} is not a reproduction of --explore (format ${reproFormat})`);
+    throw new ConformanceSetupError(
+      'replay',
+      `${file} is not a reproduction of --explore (format ${reproFormat})`,
+    );
   return repro;
 }
 
@@ -44,7 +47,10 @@ export async function replayReproduction(file: string, options: ExploreOptions =
   const repro = await readReproduction(file);
   const needed = repro.steps.filter((s) => s.op === 'saveVoice').length;
   const prepared = await prepare(options);
-  const limits = limitsOf({ ...options, budgetCreations: options.budgetCreations ?? (needed > 0 ? undefined : 0) }, prepared.embedded);
+  const limits = limitsOf(
+    { ...options, budgetCreations: options.budgetCreations ?? (needed > 0 ? undefined : 0) },
+    prepared.embedded,
+  );
   const budget = new Budget(limits);
   const seq = new Sequence(prepared.wire, budget, { textLength: repro.acceptedTextLength ?? 0 });
   try {

@@ -23,7 +23,11 @@ const spentLine = (r: ExploreResult) =>
 /** The lines the terminal prints at the end. */
 export function exploreSummary(r: ExploreResult): string {
   const lines = [
-    `Explored with seed ${r.seed}: ${r.sequences} sequences, ${r.requests} requests (${Object.entries(r.operations).map(([op, n]) => `${op} ${n}`).join(', ')})`,
+    `Explored with seed ${r.seed}: ${r.sequences} sequences, ${r.requests} requests (${Object.entries(
+      r.operations,
+    )
+      .map(([op, n]) => `${op} ${n}`)
+      .join(', ')})`,
     spentLine(r),
     `Cleanup: ${r.cleanup.deleted} voice(s) deleted by the sweep, ${r.cleanup.left} left${r.cleanup.failures.length ? `; ${r.cleanup.failures.join('; ')}` : ''}`,
   ];
@@ -76,10 +80,21 @@ function markdown(r: ExploreResult): string {
     '',
     '| rule | section | result |',
     '|---|---|---|',
-    ...exploredRules.map((rule) => `| \`${rule.id}\` | ${rule.section} | ${violated.has(rule.id) ? 'FAIL' : 'held'} |`),
+    ...exploredRules.map(
+      (rule) => `| \`${rule.id}\` | ${rule.section} | ${violated.has(rule.id) ? 'FAIL' : 'held'} |`,
+    ),
     '',
     ...(r.found
-      ? ['## The violation', '', '```text', exploreSummary(r).split('\n').slice(3).join('\n'), '```', '', 'Replay: `voice-kit conformance --base-url … --replay explore-repro.json`; or run `explore-repro.sh`.', '']
+      ? [
+          '## The violation',
+          '',
+          '```text',
+          exploreSummary(r).split('\n').slice(3).join('\n'),
+          '```',
+          '',
+          'Replay: `voice-kit conformance --base-url … --replay explore-repro.json`; or run `explore-repro.sh`.',
+          '',
+        ]
       : []),
   ].join('\n');
 }
@@ -95,5 +110,11 @@ export async function writeExploreReports(r: ExploreResult, dir: string): Promis
   for (const [name, text] of files) await writeFile(join(dir, name), text);
   const paths = files.map(([name]) => join(dir, name));
   if (!r.found) return paths;
-  return [...paths, ...(await writeReproduction(reproductionOf(r.seed, r.baseUrl, r.found.steps, r.found.verdicts, r.found.acceptedTextLength), dir))];
+  return [
+    ...paths,
+    ...(await writeReproduction(
+      reproductionOf(r.seed, r.baseUrl, r.found.steps, r.found.verdicts, r.found.acceptedTextLength),
+      dir,
+    )),
+  ];
 }

@@ -41,7 +41,11 @@ export function reproductionOf(
     .map(({ step }) => {
       const cursor = move(step.cursor);
       const refAudio = move(step.refAudio);
-      return { ...step, ...(cursor !== undefined ? { cursor } : {}), ...(refAudio !== undefined ? { refAudio } : {}) };
+      return {
+        ...step,
+        ...(cursor !== undefined ? { cursor } : {}),
+        ...(refAudio !== undefined ? { refAudio } : {}),
+      };
     });
   return { format: reproFormat, seed, baseUrl, verdicts, acceptedTextLength, steps };
 }
@@ -49,7 +53,8 @@ export function reproductionOf(
 const envOf = (key: string) => `KEY_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 /** A shell expression of a step value. */
-const shellValue = (v: StepValue) => (typeof v === 'string' ? q(v.replaceAll('{run}', "'\"$RUN\"'")) : `"$V${v.from + 1}"`);
+const shellValue = (v: StepValue) =>
+  typeof v === 'string' ? q(v.replaceAll('{run}', '\'"$RUN"\'')) : `"$V${v.from + 1}"`;
 
 function curlOf(step: Step, n: number): string {
   const key = `-H "X-API-Key: $${envOf(step.key)}"`;
@@ -61,15 +66,22 @@ function curlOf(step: Step, n: number): string {
     ].join(' ');
     return `V${n}=$(curl -sS -G ${key} ${query} "$BASE_URL/v1/voice/list" ${keep}`;
   }
-  if (step.op === 'deleteVoice') return `curl -sS -X DELETE ${key} "$BASE_URL/v1/voice/"${shellValue(step.voice ?? '')}; echo`;
+  if (step.op === 'deleteVoice')
+    return `curl -sS -X DELETE ${key} "$BASE_URL/v1/voice/"${shellValue(step.voice ?? '')}; echo`;
   if (step.op === 'uploadFile' && step.upload) {
     const file = step.upload.empty ? '/dev/null' : `"$FILES/${step.upload.role}"`;
     return `V${n}=$(curl -sS ${key} -F scene=${q(step.upload.scene)} -F "file=@${file};filename=${step.upload.fileName}" "$BASE_URL/v1/files/upload" ${keep}`;
   }
   const body = { ...step.json };
   const json = JSON.stringify(body).replaceAll('{run}', '__RUN__');
-  const ref = step.refAudio !== undefined ? ` | jq -c --arg r ${shellValue(step.refAudio)} '.ref_audio = $r'` : '';
-  const path = step.op === 'saveVoice' ? '/v1/voice/save' : step.op === 'streamSpeech' ? '/v1/text-to-speech/stream' : '/v1/text-to-speech';
+  const ref =
+    step.refAudio !== undefined ? ` | jq -c --arg r ${shellValue(step.refAudio)} '.ref_audio = $r'` : '';
+  const path =
+    step.op === 'saveVoice'
+      ? '/v1/voice/save'
+      : step.op === 'streamSpeech'
+        ? '/v1/text-to-speech/stream'
+        : '/v1/text-to-speech';
   const out = step.op === 'saveVoice' ? '; echo' : ` -o /dev/null -w 'HTTP %{http_code}\\n'`;
   return `printf '%s' ${q(json)} | sed "s/__RUN__/$RUN/g"${ref} | curl -sS ${key} -H 'Content-Type: application/json' --data-binary @- "$BASE_URL${path}"${out}`;
 }

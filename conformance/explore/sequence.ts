@@ -34,8 +34,7 @@ export function keyScopes(wire: Pick<Wire, 'keys'>): Record<string, KeyScope> {
     otherOrg: { organization: 'other-org', project: 'other-org-project', environment: 'env' },
   };
   const out: Record<string, KeyScope> = {};
-  for (const [name, key] of Object.entries(wire.keys))
-    if (key) out[key] = roles[name as KeyName];
+  for (const [name, key] of Object.entries(wire.keys)) if (key) out[key] = roles[name as KeyName];
   return out;
 }
 
@@ -82,9 +81,15 @@ export class Sequence {
     if (ex.status === 200 && typeof text === 'string' && step.op !== 'saveVoice')
       this.accepted.textLength = Math.max(this.accepted.textLength, text.length);
     if (step.op === 'saveVoice' && ex.status === 200 && typeof step.json?.voice_id === 'string')
-      this.created.push({ key: step.key, voiceId: withRun(step.json.voice_id, this.wire.prefix).trim().toLowerCase() });
+      this.created.push({
+        key: step.key,
+        voiceId: withRun(step.json.voice_id, this.wire.prefix).trim().toLowerCase(),
+      });
     const json = ex.json as { data?: unknown } | undefined;
-    const data = ex.status === 200 && typeof json?.data === 'object' && json.data ? (json.data as Record<string, unknown>) : undefined;
+    const data =
+      ex.status === 200 && typeof json?.data === 'object' && json.data
+        ? (json.data as Record<string, unknown>)
+        : undefined;
     return this.push({ step, seq, status: ex.status, verdicts, ...(data ? { data } : {}) });
   }
 

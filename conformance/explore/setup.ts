@@ -23,7 +23,8 @@ export interface Prepared {
 
 const count = (name: string, v: number | undefined, fallback: number): number => {
   if (v === undefined) return fallback;
-  if (!Number.isInteger(v) || v < 0) throw new ConformanceSetupError(name, `must be a whole number ≥ 0, got ${v}`);
+  if (!Number.isInteger(v) || v < 0)
+    throw new ConformanceSetupError(name, `must be a whole number ≥ 0, got ${v}`);
   return v;
 };
 
@@ -33,11 +34,14 @@ export function limitsOf(options: ExploreOptions, embedded: boolean): BudgetLimi
   if (!billable && (options.budgetCreations ?? 0) > 0)
     throw new ConformanceSetupError('budgetCreations', 'creates voices: it needs --allow-billable');
   const seconds = options.maxTimeSeconds ?? exploreDefaults.maxTimeSeconds;
-  if (!(seconds > 0)) throw new ConformanceSetupError('maxTimeSeconds', `must be more than 0 seconds, got ${seconds}`);
+  if (!(seconds > 0))
+    throw new ConformanceSetupError('maxTimeSeconds', `must be more than 0 seconds, got ${seconds}`);
   return {
     chars: count('budgetChars', options.budgetChars, exploreDefaults.budgetChars),
     uploads: count('budgetUploads', options.budgetUploads, exploreDefaults.budgetUploads),
-    creations: billable ? count('budgetCreations', options.budgetCreations, exploreDefaults.billableCreations) : 0,
+    creations: billable
+      ? count('budgetCreations', options.budgetCreations, exploreDefaults.billableCreations)
+      : 0,
     maxTimeMs: seconds * 1000,
   };
 }

@@ -67,7 +67,12 @@ export async function buildRequest(
     if (ref === undefined) return undefined;
     json.ref_audio = ref;
   }
-  const path = step.op === 'saveVoice' ? '/v1/voice/save' : step.op === 'streamSpeech' ? '/v1/text-to-speech/stream' : '/v1/text-to-speech';
+  const path =
+    step.op === 'saveVoice'
+      ? '/v1/voice/save'
+      : step.op === 'streamSpeech'
+        ? '/v1/text-to-speech/stream'
+        : '/v1/text-to-speech';
   const headers = jsonHeaders(key);
   return {
     request: new Request(`${wire.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(json) }),
@@ -108,9 +113,11 @@ export function sendRequest(wire: Wire, request: Request): Promise<Exchange> {
 /** Keep what later steps may take from this answer. */
 export function keepAnswer(answers: Answers, index: number, ex: Exchange): void {
   const json = ex.json as { data?: Record<string, unknown> } | undefined;
-  const data = ex.status === 200 && json && typeof json.data === 'object' && json.data ? json.data : undefined;
+  const data =
+    ex.status === 200 && json && typeof json.data === 'object' && json.data ? json.data : undefined;
   const kept: { object_key?: string; next_voice_id?: string } = {};
   if (typeof data?.object_key === 'string') kept.object_key = data.object_key;
-  if (typeof data?.next_voice_id === 'string' && data.has_more === true) kept.next_voice_id = data.next_voice_id;
+  if (typeof data?.next_voice_id === 'string' && data.has_more === true)
+    kept.next_voice_id = data.next_voice_id;
   answers.set(index, kept);
 }

@@ -5,7 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { exploreDeployment } from '../explore/index.js';
 
-const small = { allowBillable: true, budgetChars: 600, budgetUploads: 4, budgetCreations: 3, maxTimeSeconds: 6 } as const;
+const small = {
+  allowBillable: true,
+  budgetChars: 600,
+  budgetUploads: 4,
+  budgetCreations: 3,
+  maxTimeSeconds: 6,
+} as const;
 
 describe('conformance --explore', () => {
   it('is quiet against the kit mock, spends within its budget and leaves no voice behind', async () => {
@@ -20,7 +26,12 @@ describe('conformance --explore', () => {
   }, 30_000);
 
   it('creates nothing without allowBillable', async () => {
-    const r = await exploreDeployment({ ...small, allowBillable: false, budgetCreations: undefined, seed: 2 });
+    const r = await exploreDeployment({
+      ...small,
+      allowBillable: false,
+      budgetCreations: undefined,
+      seed: 2,
+    });
     expect(r.limits.creations).toBe(0);
     expect(r.spent.creations).toBe(0);
   }, 30_000);

@@ -19,7 +19,12 @@ export class Delete extends StepCommand {
   step(m: Readonly<Model>): Step | undefined {
     const voice = pick(m.voices, this.at);
     if (!voice) return undefined;
-    return { label: `delete voice ${JSON.stringify(voice.id)} (${this.key})`, op: 'deleteVoice', key: this.key, voice: voice.id };
+    return {
+      label: `delete voice ${JSON.stringify(voice.id)} (${this.key})`,
+      op: 'deleteVoice',
+      key: this.key,
+      voice: voice.id,
+    };
   }
   override learn(m: Model, record: StepRecord): void {
     const voice = pick(m.voices, this.at);
@@ -32,7 +37,12 @@ export class Delete extends StepCommand {
 
 export class DeleteMissing extends StepCommand {
   step(): Step {
-    return { label: 'delete a voice that never existed', op: 'deleteVoice', key: 'main', voice: '{run}ghost' };
+    return {
+      label: 'delete a voice that never existed',
+      op: 'deleteVoice',
+      key: 'main',
+      voice: '{run}ghost',
+    };
   }
   toString() {
     return 'DeleteMissing';

@@ -64,7 +64,12 @@ export class ListExact extends StepCommand {
   step(m: Readonly<Model>): Step | undefined {
     const live = m.voices.filter((v) => v.live).length;
     if (live === 0 || live > 20) return undefined;
-    return { label: `list a page of ${live}, the number of live voices saved`, op: 'listVoices', key: 'main', pageSize: live };
+    return {
+      label: `list a page of ${live}, the number of live voices saved`,
+      op: 'listVoices',
+      key: 'main',
+      pageSize: live,
+    };
   }
   override learn(m: Model, record: StepRecord, index: number): void {
     learnPage(m, record, index, 'main', record.step.pageSize);
@@ -77,7 +82,9 @@ export class ListExact extends StepCommand {
 const pageSizes = fc.constantFrom<number | undefined>(undefined, 1, 1, 2, 3, 20);
 
 export const listCommands = [
-  fc.tuple(fc.constantFrom<KeyName>('main', 'main', 'main', 'otherOrg'), pageSizes).map(([k, s]) => new ListFirst(k, s)),
+  fc
+    .tuple(fc.constantFrom<KeyName>('main', 'main', 'main', 'otherOrg'), pageSizes)
+    .map(([k, s]) => new ListFirst(k, s)),
   fc.nat(7).map((i) => new ListNext(i)),
   fc.constant(new ListExact()),
 ];

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { FixtureRole, KeyName } from '../../toolkit/run-state.js';
-import { maxSaves, type Model, type ModelUpload, pick } from '../model.js';
+import { type Model, type ModelUpload, maxSaves, pick } from '../model.js';
 import type { StepRecord } from '../sequence.js';
 import type { Step } from '../step.js';
 import { StepCommand } from './step-command.js';
@@ -76,7 +76,8 @@ export class Save extends StepCommand {
       m.saves += 1;
       if (this.idKind === 'fresh' || this.idKind === 'spaced-upper') m.counter += 1;
       const last = real.records.at(-1);
-      if (created && this.saver === 'uploader' && last?.status === 200) m.voices.push({ id: created, live: true });
+      if (created && this.saver === 'uploader' && last?.status === 200)
+        m.voices.push({ id: created, live: true });
     }
   }
 
@@ -87,7 +88,15 @@ export class Save extends StepCommand {
   }
 }
 
-const roles = fc.constantFrom<FixtureRole>('valid-3s', 'valid-3s', 'valid-10s', 'mp3-3s', 'silence', 'short-2.9s', 'corrupt');
+const roles = fc.constantFrom<FixtureRole>(
+  'valid-3s',
+  'valid-3s',
+  'valid-10s',
+  'mp3-3s',
+  'silence',
+  'short-2.9s',
+  'corrupt',
+);
 const validRoles = fc.constantFrom<FixtureRole>('valid-3s', 'valid-10s', 'mp3-3s');
 
 /** Saves that make voices the rest of a sequence uses (the paid tier). */
@@ -95,7 +104,9 @@ export const saveCommands = [
   fc.nat(7).map((u) => new Save(u, 'fresh', 'uploader')),
   fc.tuple(fc.nat(7), validRoles).map(([u, r]) => new Save(u, 'fresh', 'uploader', r, false)),
   fc.nat(7).map((u) => new Save(u, 'spaced-upper', 'uploader')),
-  fc.tuple(fc.nat(7), fc.constantFrom<IdKind>('duplicate', 'fresh')).map(([u, k]) => new Save(u, k, 'uploader')),
+  fc
+    .tuple(fc.nat(7), fc.constantFrom<IdKind>('duplicate', 'fresh'))
+    .map(([u, k]) => new Save(u, k, 'uploader')),
 ];
 
 /** Saves a deployment must refuse (an invalid id, a recording that cannot make a voice, another scope's or a no-clone key). */

@@ -66,6 +66,8 @@ export const synthesizeCommands = [
   fc
     .tuple(fc.nat(7), fc.boolean(), speeds, fc.nat(4))
     .map(([i, s, sp, t]) => new Synthesize('live', i, s, sp, t)),
-  fc.tuple(fc.nat(7), fc.boolean(), fc.nat(4)).map(([i, s, t]) => new Synthesize('deleted', i, s, undefined, t)),
+  fc
+    .tuple(fc.nat(7), fc.boolean(), fc.nat(4))
+    .map(([i, s, t]) => new Synthesize('deleted', i, s, undefined, t)),
   fc.tuple(fc.boolean(), speeds, fc.nat(4)).map(([s, sp, t]) => new Synthesize('default', 0, s, sp, t)),
 ];

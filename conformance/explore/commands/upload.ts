@@ -4,13 +4,21 @@
  */
 import fc from 'fast-check';
 import type { FixtureRole, KeyName } from '../../toolkit/run-state.js';
-import { maxUploads, type Model } from '../model.js';
+import { type Model, maxUploads } from '../model.js';
 import type { StepRecord } from '../sequence.js';
 import type { Step } from '../step.js';
 import { StepCommand } from './step-command.js';
 
 /** Small recordings: what a save can use, and what it must refuse (explore-rules.ts). */
-export const uploadRoles = ['valid-3s', 'valid-3s', 'valid-10s', 'mp3-3s', 'silence', 'short-2.9s', 'corrupt'] as const;
+export const uploadRoles = [
+  'valid-3s',
+  'valid-3s',
+  'valid-10s',
+  'mp3-3s',
+  'silence',
+  'short-2.9s',
+  'corrupt',
+] as const;
 
 const fileNames: Readonly<Partial<Record<FixtureRole, string>>> = {
   'valid-3s': 'valid-3s.wav',
@@ -63,7 +71,8 @@ export class Upload extends StepCommand {
     await super.run(m, real);
   }
   override learn(m: Model, record: StepRecord, index: number): void {
-    if (typeof record.data?.object_key === 'string') m.uploads.push({ index, role: this.role, key: this.key });
+    if (typeof record.data?.object_key === 'string')
+      m.uploads.push({ index, role: this.role, key: this.key });
   }
   toString() {
     return `Upload(${this.role}, ${this.key}, ${this.twist})`;
