@@ -41,6 +41,15 @@ const mayImport: Record<string, readonly string[]> = {
     'conformance/cases/',
     'openapi/',
   ],
+  // --explore: sequences judged by the one judge, on the suite's setup and toolkit.
+  'conformance/explore/': [
+    'conformance/types.ts',
+    'conformance/setup/',
+    'conformance/toolkit/',
+    'conformance/reporters/junit.ts',
+    'openapi/',
+    'judge/',
+  ],
   'conformance/index.ts': ['conformance/', 'openapi/'],
   'fixtures/': ['mocks/audio/', 'openapi/'],
   'cli/': ['conformance/', 'mocks/', 'proxy/'],
