@@ -8,7 +8,9 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{openapi,judge,mocks,conformance,fixtures,cli,scripts,proxy}/**/*.test.ts'],
+          include: [
+            '{openapi,judge,common,audio,mocks,conformance,fixtures,cli,scripts,proxy,entries}/**/*.test.ts',
+          ],
           exclude: ['**/test/**', 'node_modules/**', 'dist/**'],
           testTimeout: 20_000,
         },

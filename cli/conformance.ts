@@ -5,10 +5,11 @@
  * that would make a run test nothing or the wrong thing: a flag or variable in error (here), and
  * runConformance's setup checks (the reference recording, the reachability of --base-url).
  */
+
+import { didYouMean } from '../common/did-you-mean.js';
 import { allCases, ConformanceSetupError, type RunOptions, runConformance } from '../conformance/index.js';
 import { terminalProgress, terminalSummary } from '../conformance/reporters/terminal.js';
 import { writeReports } from '../conformance/reporters/write-reports.js';
-import { didYouMean } from '../conformance/setup/nearest.js';
 import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup/only-patterns.js';
 import { baseUrlProblem } from '../conformance/setup/options-check.js';
 import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';

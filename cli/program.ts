@@ -12,7 +12,7 @@
  *   unknown one: flags are checked by the name typed, and every problem is reported at once.
  */
 import { type CAC, type Command, cac } from 'cac';
-import { didYouMean } from '../conformance/setup/nearest.js';
+import { didYouMean } from '../common/did-you-mean.js';
 import { includeNames } from '../conformance/types.js';
 
 type Option = Command['options'][number];
@@ -124,6 +124,14 @@ function program(): CAC {
     .option('--report-dir <dir>', 'Where the reports go when it stops', { default: 'reports/proxy' })
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)')
+    .option(
+      '--keys <file>',
+      'JSON: each API key → { organization, project, environment }; turns on the cross-key rules',
+    )
+    .option(
+      '--sole-client',
+      'The proxy sees all traffic to the upstream: complete-view session rules are must',
+    )
     .option(
       '--upstream-timeout <ms>',
       'How long the upstream may stay silent before a 504 or a cut (0: forever)',

@@ -3,6 +3,7 @@
  * SIGTERM writes the reports, prints a summary and resolves with the exit code (1 when a must-rule was
  * violated). Loaded only for this command.
  */
+import { readFileSync } from 'node:fs';
 import { type ProxyOptions, startProxy, violationLine } from '../proxy/index.js';
 
 /** `1 exchange`, `2 exchanges`. */
@@ -11,6 +12,31 @@ const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 import { usage } from './program.js';
 
 type Write = (line: string) => void;
+
+/** `--keys FILE`: `{ "<api key>": { "organization": …, "project": …, "environment": … } }`, checked. */
+function readKeys(file: string, problems: string[]): ProxyOptions['keys'] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    problems.push(`--keys: cannot read ${file} as JSON: ${(e as Error).message}`);
+    return undefined;
+  }
+  const fields = ['organization', 'project', 'environment'] as const;
+  const entries =
+    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.entries(parsed) : [];
+  const bad = entries.filter(
+    ([, v]) => !fields.every((f) => typeof (v as Record<string, unknown>)?.[f] === 'string'),
+  );
+  if (entries.length === 0 || bad.length > 0) {
+    // The key itself is never printed: only how many entries are wrong.
+    problems.push(
+      `--keys: ${file} must map each API key to { organization, project, environment } strings (${bad.length || 'no'} entries wrong)`,
+    );
+    return undefined;
+  }
+  return Object.fromEntries(entries) as ProxyOptions['keys'];
+}
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function proxyCommand(
@@ -44,6 +70,7 @@ export async function proxyCommand(
     problems.push(
       `--upstream-timeout: expected a whole number of ms (0: none), got "${flags.upstreamTimeout}"`,
     );
+  const keys = typeof flags.keys === 'string' ? readKeys(flags.keys, problems) : undefined;
   if (problems.length > 0) return usage(fail, problems, 'proxy');
   const host = String(flags.host ?? '127.0.0.1');
   const reportDir = String(flags.reportDir ?? 'reports/proxy');
@@ -57,6 +84,8 @@ export async function proxyCommand(
       upstreamTimeoutMs,
       ...(typeof flags.har === 'string' && flags.har ? { har: flags.har } : {}),
       ...(pcmHeaders ? { pcmHeaders } : {}),
+      ...(keys ? { keys } : {}),
+      ...(flags.soleClient === true ? { soleClient: true } : {}),
       onViolation: (v) => fail(`violation ${violationLine(v)}`),
     });
   } catch (error) {

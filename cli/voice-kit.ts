@@ -7,7 +7,8 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
-import { StateDirError, startMockServer } from '../mocks/node/index.js';
+import { startMockServer } from '../mocks/node/server.js';
+import { StateDirError } from '../mocks/node/state-dir-error.js';
 import { helpText, mockVariables, readCommandLine, usage } from './program.js';
 
 type Write = (line: string) => void;

@@ -104,3 +104,7 @@ export const isSuccess = (facts: ExchangeFacts) => facts.status >= 200 && facts.
 /** A refusal of the caller's request (4xx other than the rate limit): the deployment said no. */
 export const isRefusal = (facts: ExchangeFacts) =>
   facts.status >= 400 && facts.status < 500 && facts.status !== 429;
+
+/** The request was sent as JSON (Content-Type application/json or +json): a refusal may not be for its form. */
+export const sentAsJson = (facts: ExchangeFacts) =>
+  /^application\/([\w.+-]*\+)?json\b/i.test((header(facts.requestHeaders, 'content-type') ?? '').trim());

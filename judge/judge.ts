@@ -47,6 +47,31 @@ export const defaultJudgeOptions: JudgeOptions = {
   completeView: false,
 };
 
+/**
+ * The exchange rules alone, without a session: for a check of one answer whose request is not at hand
+ * (the mock's own response check). Pure: nothing is remembered.
+ *
+ * @example judgeAnswer(facts).map((v) => v.rule)
+ */
+export function judgeAnswer(facts: ExchangeFacts, options: Partial<ExchangeRuleOptions> = {}): Verdict[] {
+  const out: Verdict[] = [];
+  judgeExchange(facts, { ...defaultJudgeOptions, ...options }, (rule, seen) => {
+    const found = out.find((v) => v.rule === rule.id);
+    if (found) Object.assign(found, { seen: `${found.seen}; ${seen}` });
+    else
+      out.push({
+        rule: rule.id,
+        kind: rule.kind,
+        severity: rule.severity,
+        section: rule.section,
+        operation: facts.operationId,
+        exchange: facts.seq,
+        seen,
+      });
+  });
+  return out;
+}
+
 export interface Judge {
   /** Judge one exchange (facts in order of `seq`), then record it in the session. */
   judge(facts: ExchangeFacts): Verdict[];

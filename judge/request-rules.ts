@@ -15,6 +15,7 @@ import {
   isRefusal,
   isSuccess,
   jsonObject,
+  sentAsJson,
 } from './exchange.js';
 import type { Add } from './exchange-rules.js';
 import { rules } from './rules.js';
@@ -56,7 +57,13 @@ function judgeSave(facts: ExchangeFacts, add: Add): void {
   const problem = voiceIdProblem(body.voice_id);
   if (problem && isSuccess(facts)) add(rules.voiceId, `${problem}; HTTP ${facts.status} accepted it`);
   const refAudioGiven = typeof body.ref_audio === 'string' && body.ref_audio.trim() !== '';
-  if (!problem && refAudioGiven && isRefusal(facts) && errorCodeOf(facts) === invalidCode)
+  if (
+    !problem &&
+    refAudioGiven &&
+    sentAsJson(facts) &&
+    isRefusal(facts) &&
+    errorCodeOf(facts) === invalidCode
+  )
     add(
       rules.voiceId,
       `voice_id ${JSON.stringify(body.voice_id)} is valid once trimmed and lowercased (${JSON.stringify(normalizeVoiceId(body.voice_id))}); HTTP ${facts.status} refused it with ${invalidCode}`,

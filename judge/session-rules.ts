@@ -19,6 +19,7 @@ import {
   isRefusal,
   isSuccess,
   jsonObject,
+  sentAsJson,
 } from './exchange.js';
 import { type Rule, rules, type Severity } from './rules.js';
 import { remember, type ScopeState, type Session } from './session.js';
@@ -100,7 +101,8 @@ function synthesisRules(
     recordAccepted(body, scope, n);
     return;
   }
-  if (!isRefusal(facts) || facts.status === 403) return;
+  // A refusal of a request not sent as JSON may be for its form: not judged here.
+  if (!isRefusal(facts) || facts.status === 403 || !sentAsJson(facts)) return;
   const code = errorCodeOf(facts);
   const unseenOption = synthesisOptions.find(
     (o) => body[o] !== undefined && !scope.accepted.options.has(`${o}=${String(body[o])}`),

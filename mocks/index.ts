@@ -19,12 +19,13 @@ export {
   DroppedAnswer,
   dropped,
   StreamAnswer,
-} from './core/answer.js';
-export { type Clock, manualClock, offsetClock } from './core/clock.js';
+} from './core/answer/answer.js';
+export type { Envelope } from './core/answer/envelope.js';
 export type { AudioEngine, CoreRequest, Logger, Soon } from './core/context.js';
-export type { Envelope } from './core/envelope.js';
-export { maxPopulateVoices, type PopulateOptions, type PopulateResult } from './core/populate.js';
-export type { Fault, Preferences } from './core/scenario.js';
+export { maxPopulateVoices, type PopulateOptions, type PopulateResult } from './core/control/populate.js';
+export { type Clock, manualClock, offsetClock } from './core/platform/clock.js';
+export { memoryStorage, type Storage, type StorageWriter } from './core/platform/storage.js';
+export type { Fault, Preferences } from './core/request/scenario.js';
 export { createMockService, type MockService, type MockServiceOptions } from './core/service.js';
 export type { MockSnapshot } from './core/state/mock-state.js';
 export {
@@ -34,4 +35,3 @@ export {
   type StateStore,
   type StateTable,
 } from './core/state/state-store.js';
-export { memoryStorage, type Storage, type StorageWriter } from './core/storage.js';

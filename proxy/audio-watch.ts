@@ -3,7 +3,7 @@
  * through the proxy, with bounded memory: a WAV's head (up to its data chunk) is kept, an MP3 is walked
  * frame by frame (only a frame header's few bytes carried across chunks), PCM is only counted.
  */
-import { mpegFrameAt } from '../mocks/audio/containers/mpeg-frame.js';
+import { mpegFrameAt } from '../audio/containers/mpeg-frame.js';
 
 export type AudioKind = 'wav' | 'mp3' | 'pcm';
 

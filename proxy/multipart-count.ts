@@ -3,7 +3,7 @@
  * synchronously per chunk, holding at most one delimiter's worth of bytes (plus a part's head, capped):
  * the upload answer's `size` is compared with the file part's byte count without keeping the file.
  *
- * Not the core's `mocks/core/multipart.ts`: that one is an async Web-Streams reader that owns its
+ * Not the core's `mocks/core/request/multipart.ts`: that one is an async Web-Streams reader that owns its
  * stream, where the proxy must observe Node chunks in the turn they pass, never delaying them.
  */
 

@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { xmlEscape } from '../conformance/reporters/junit.js';
+import { xmlEscape } from '../common/xml-escape.js';
 import { rules } from '../judge/rules.js';
 import type { ProxyReport, Violation } from './types.js';
 

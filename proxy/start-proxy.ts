@@ -7,7 +7,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { youngSweep } from '../mocks/node/young-sweep.js';
+import { youngSweep } from '../common/young-sweep.js';
 import { operations } from '../openapi/document-index.js';
 import { createJudge, type JudgeOptions } from '../judge/judge.js';
 import type { KeyScope } from '../judge/session.js';

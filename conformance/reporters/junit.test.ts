@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, RunResult } from '../types.js';
-import { junitReport, xmlEscape } from './junit.js';
+import { junitReport } from './junit.js';
 import { markdownReport } from './markdown.js';
 
 const base = { findings: [], observations: [], notes: [], durationMs: 5 } as const;
@@ -66,10 +66,6 @@ const run: RunResult = {
 };
 
 describe('reports', () => {
-  it('escapes XML and drops characters XML cannot hold', () => {
-    expect(xmlEscape('a < b & "c" \'d\' \u0001>')).toBe('a &lt; b &amp; &quot;c&quot; &apos;d&apos; &gt;');
-  });
-
   it('renders one testsuite per section with failure and skipped elements', () => {
     const xml = junitReport(run);
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);

@@ -1,4 +1,4 @@
-import { startMockServer } from '../../mocks/node/index.js';
+import { startMockServer } from '../../mocks/node/server.js';
 import type { RunKeys } from '../toolkit/run-state.js';
 
 /** The keys of the mock's default tenancy: they cover every need of every case. */

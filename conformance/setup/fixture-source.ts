@@ -1,6 +1,6 @@
+import { encodeWav } from '../../audio/synthesis/wav-encode.js';
 import { speechOfDuration } from '../../fixtures/generate-speech.js';
 import { fixtureManifest, loadFixture } from '../../fixtures/index.js';
-import { encodeWav } from '../../mocks/audio/synthesis/wav-encode.js';
 import type { FixtureFile, FixtureRole } from '../toolkit/run-state.js';
 
 /** Recordings inside the accepted range that the manifest does not hold: made here, like the kit's. */

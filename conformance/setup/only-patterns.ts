@@ -2,8 +2,9 @@
  * The case id patterns of `only` (`--only`): which ids a pattern selects, the patterns that select
  * none, and the ids nearest to such a pattern, as a hint.
  */
+
+import { editDistance } from '../../common/did-you-mean.js';
 import type { CaseInfo } from '../types.js';
-import { editDistance } from './nearest.js';
 
 /** `upload.*`, `*flac*` or a plain substring: does a case id match one of the patterns? */
 export function matchesOnly(id: string, patterns: readonly string[]): boolean {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { editDistance, nearest } from '../../common/did-you-mean.js';
 import { allCases } from '../cases/index.js';
 import { runConformance } from '../run/run-conformance.js';
-import { editDistance, nearest } from './nearest.js';
 import { nearestIds } from './only-patterns.js';
 import { checkOptions } from './options-check.js';
 import type { RunOptions } from './run-options.js';

@@ -3,8 +3,8 @@
  * A JavaScript caller's typo (`baseURL`) would otherwise test the embedded mock and pass.
  */
 
+import { didYouMean } from '../../common/did-you-mean.js';
 import { type CaseInfo, type ExtraKeyName, includeNames } from '../types.js';
-import { didYouMean } from './nearest.js';
 import { nearestIds, unmatchedPatterns } from './only-patterns.js';
 import type { RunOptions } from './run-options.js';
 import { ConformanceSetupError } from './setup-error.js';

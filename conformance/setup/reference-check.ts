@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import type { AnalysisRefused } from '../../mocks/audio/index.js';
+import type { AnalysisRefused } from '../../audio/index.js';
 import { errors, limits, type ReferenceVerdict, referenceVerdicts, upload } from '../../openapi/contract.js';
 import type { FixtureFile } from '../toolkit/run-state.js';
 import { ConformanceSetupError } from './setup-error.js';
@@ -80,7 +80,7 @@ export async function checkedReference(ref: string | FixtureFile): Promise<Fixtu
   }
   const bytes = typeof ref === 'string' ? await readReference(ref) : ref.bytes;
   // Imported here: the audio engine is only needed when a recording is given.
-  const { analyze } = await import('../../mocks/audio/index.js');
+  const { analyze } = await import('../../audio/index.js');
   const analysis = await analyze(bytes);
   if (!analysis.ok) throw fail(`${shown}: ${refusalText(analysis, bytes.byteLength)}`);
   return { name, bytes };

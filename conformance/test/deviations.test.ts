@@ -4,7 +4,7 @@
  * pass, so no deviation is "caught" by a case that fails anyway.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../mocks/node/index.js';
+import { type MockServer, startMockServer } from '../../entries/node.js';
 import { type RunOptions, runConformance } from '../index.js';
 import { embeddedKeys } from '../setup/embedded-mock.js';
 import { kitFixtures } from '../setup/fixture-source.js';
@@ -12,11 +12,12 @@ import { serveReference } from '../setup/reference-server.js';
 import type { FetchLike } from '../toolkit/http.js';
 import { includeNames, type RunResult } from '../types.js';
 import { deviating } from './deviation-kit.js';
+import { sessionDeviations } from './deviations-session.js';
 import { teethDeviations, variations } from './deviations-teeth.js';
 import { uploadDeviations } from './deviations-upload.js';
 import { voiceDeviations } from './deviations-voices.js';
 
-const deviations = [...uploadDeviations, ...voiceDeviations, ...teethDeviations];
+const deviations = [...uploadDeviations, ...voiceDeviations, ...teethDeviations, ...sessionDeviations];
 const realFetch: FetchLike = (req) => fetch(req);
 let server: MockServer;
 let reference: Awaited<ReturnType<typeof serveReference>>;

@@ -4,7 +4,7 @@
  * story about the target being the mock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../mocks/node/index.js';
+import { type MockServer, startMockServer } from '../../entries/node.js';
 import { runConformance } from '../index.js';
 import { markdownReport } from '../reporters/markdown.js';
 import { terminalProgress } from '../reporters/terminal.js';

@@ -4,7 +4,7 @@
  * any other deployment a spent quota makes the run inconclusive (error), never a silent pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../mocks/node/index.js';
+import { type MockServer, startMockServer } from '../../entries/node.js';
 import { limits } from '../../openapi/contract.js';
 import { runConformance } from '../index.js';
 

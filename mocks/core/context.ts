@@ -1,24 +1,24 @@
-import type { OperationId } from '../../openapi/contract.js';
 import type {
   Analysis,
   AnalyzeOptions,
   SynthesisRequest,
   SynthesisStream,
   VoiceProfile,
-} from '../audio/types.js';
+} from '../../audio/types.js';
+import type { OperationId } from '../../openapi/contract.js';
 import type { MockConfig } from '../config/types.js';
-import type { Answer } from './answer.js';
-import type { Clock } from './clock.js';
-import type { Failure } from './envelope.js';
-import type { Preferences } from './scenario.js';
-import type { Signer } from './signer.js';
+import type { Answer } from './answer/answer.js';
+import type { Failure } from './answer/envelope.js';
+import type { Clock } from './platform/clock.js';
+import type { Signer } from './platform/signer.js';
+import type { Storage } from './platform/storage.js';
+import type { Preferences } from './request/scenario.js';
 import type { EngineCaches } from './state/caches.js';
 import type { MockState } from './state/mock-state.js';
 import type { StateChange } from './state/state-store.js';
 import type { Caller } from './state/tenancy.js';
-import type { Storage } from './storage.js';
 
-/** What the mock needs from the audio engine (mocks/audio); injectable so tests can observe it. */
+/** What the mock needs from the audio engine (audio); injectable so tests can observe it. */
 export interface AudioEngine {
   analyze(bytes: Uint8Array, options?: AnalyzeOptions & { fileName?: string }): Promise<Analysis>;
   /** May resolve later: the default engine imports the synthesizer on first use. */

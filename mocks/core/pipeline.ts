@@ -1,28 +1,23 @@
+import { judgeAnswer } from '../../judge/judge.js';
 import { apiKeyHeader, errors, type OperationId } from '../../openapi/contract.js';
-import {
-  type Finding,
-  matchRoute,
-  validateJsonBody,
-  validateQuery,
-  validateResponse,
-} from '../../openapi/validate.js';
-import { type Answer, BytesAnswer, DroppedAnswer, dropped } from './answer.js';
-import { unixSeconds } from './clock.js';
+import { type Finding, matchRoute, validateJsonBody, validateQuery } from '../../openapi/validate.js';
+import { type Answer, BytesAnswer, DroppedAnswer, dropped } from './answer/answer.js';
+import { type Failure, fail, failureAnswer, isFailure, render } from './answer/envelope.js';
 import type { CoreRequest, OperationContext, ServiceDeps, Soon } from './context.js';
-import { type Failure, fail, failureAnswer, isFailure, render } from './envelope.js';
 import { operations } from './operation-table.js';
-import { drain, readJsonBody } from './request-body.js';
+import { unixSeconds } from './platform/clock.js';
+import { drain, readJsonBody } from './request/request-body.js';
 import {
   applyFaults,
   noPreferences,
   type Preferences,
   parsePreferences,
   preferredResponse,
-} from './scenario.js';
-import { describeFindings, type FindingSource } from './schema-messages.js';
+} from './request/scenario.js';
+import { describeFindings, type FindingSource } from './request/schema-messages.js';
+import type { Target } from './request/target.js';
 import { maskKey, type NewRequestLogEntry } from './state/request-log.js';
 import { type Caller, findCaller } from './state/tenancy.js';
-import type { Target } from './target.js';
 
 const jsonOperations: ReadonlySet<OperationId> = new Set(['saveVoice', 'synthesizeSpeech', 'streamSpeech']);
 
@@ -179,8 +174,10 @@ function jsonOf(answer: Answer): string | undefined {
 }
 
 /**
- * Checks a JSON answer against the OpenAPI description; a violation is a bug of the mock, so it
- * becomes a loud 500/10000 (and is reported to the logger and the caller's list).
+ * Checks a JSON answer with the judge's exchange rules (judge/: envelope, schema, stated pairs, status,
+ * Content-Type, list pages); a violation is a bug of the mock, so it becomes a loud 500/10000 (and is
+ * reported to the logger and the caller's list). The request is not at hand here: the rules that judge
+ * it (a missing key, request and session rules) are the suite's and the proxy's.
  */
 export async function checkResponse(
   operationId: OperationId,
@@ -188,11 +185,26 @@ export async function checkResponse(
   report: (violation: string) => void,
 ): Promise<Answer> {
   const text = jsonOf(answer);
-  if (text === undefined) return answer;
-  const findings = validateResponse(operationId, answer.status, JSON.parse(text));
-  if (findings.length === 0) return answer;
-  const detail = findings.map((f) => `${f.pointer || '(root)'} ${f.message}`).join('; ');
-  const violation = `${operationId} answered HTTP ${answer.status} that breaks the OpenAPI description: ${detail}`;
+  if (text === undefined || !(answer instanceof BytesAnswer)) return answer;
+  const headers = Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const verdicts = judgeAnswer({
+    seq: 0,
+    operationId,
+    method: '',
+    path: '',
+    query: {},
+    requestHeaders: {},
+    requestJson: { kind: 'none' },
+    form: undefined,
+    status: answer.status,
+    responseHeaders: headers,
+    responseJson: { kind: 'json', value: JSON.parse(text) },
+    audio: undefined,
+    timing: { waitMs: 0, spanMs: 0, chunks: 1 },
+  }).filter((v) => v.rule !== 'auth.missing-key');
+  if (verdicts.length === 0) return answer;
+  const detail = verdicts.map((v) => `${v.rule} (${v.section}): ${v.seen}`).join('; ');
+  const violation = `${operationId} answered HTTP ${answer.status} that breaks the contract: ${detail}`;
   report(violation);
   return failureAnswer(errors.unexpected.status, errors.unexpected.code, `mock bug: ${violation}`);
 }

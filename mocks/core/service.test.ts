@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { synthesizeToBytes, systemVoices } from '../audio/index.js';
-import { BytesAnswer, StreamAnswer } from './answer.js';
+import { synthesizeToBytes, systemVoices } from '../../audio/index.js';
+import { BytesAnswer, StreamAnswer } from './answer/answer.js';
 import type { AudioEngine } from './context.js';
+import { memoryStorage, type Storage } from './platform/storage.js';
 import { createMockService, type MockService } from './service.js';
 import type { StateStore } from './state/state-store.js';
-import { memoryStorage, type Storage } from './storage.js';
 
 const reference = synthesizeToBytes({
   text: 'This is my reference voice, recorded for cloning. It is long enough.',
@@ -13,7 +13,7 @@ const reference = synthesizeToBytes({
 });
 /** The real engine, except that analysis accepts anything instantly: these tests are about state, not audio. */
 const quickAudio = async (): Promise<AudioEngine> => {
-  const audio = await import('../audio/index.js');
+  const audio = await import('../../audio/index.js');
   const accepted = await audio.analyze(reference);
   return { ...audio, analyze: async () => accepted };
 };

@@ -1,22 +1,22 @@
 import { errors } from '../../openapi/contract.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { MockConfig, MockConfigInput } from '../config/types.js';
-import { type Answer, asResponse, StreamAnswer } from './answer.js';
-import { type Clock, manualClock } from './clock.js';
+import { type Answer, asResponse, StreamAnswer } from './answer/answer.js';
+import { failureAnswer } from './answer/envelope.js';
 import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
-import { handleControl } from './control-api.js';
-import { failureAnswer } from './envelope.js';
-import { lazyAudioEngine } from './lazy-audio.js';
-import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './pinned-storage.js';
+import { handleControl } from './control/control-api.js';
+import { type PopulateOptions, type PopulateResult, populateVoices } from './control/populate.js';
 import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
-import { type PopulateOptions, type PopulateResult, populateVoices } from './populate.js';
-import { createSigner, randomSecret, seedSecret } from './signer.js';
+import { type Clock, manualClock } from './platform/clock.js';
+import { lazyAudioEngine } from './platform/lazy-audio.js';
+import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './platform/pinned-storage.js';
+import { createSigner, randomSecret, seedSecret } from './platform/signer.js';
+import { memoryStorage, type Storage } from './platform/storage.js';
+import { type Target, targetOf } from './request/target.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
 import { clockChange, persistedState, snapshotChange, urlSecretChange } from './state/persisted-rows.js';
 import { memoryStore, type StateChange, type StateRow, type StateStore } from './state/state-store.js';
 import { callersOf } from './state/tenancy.js';
-import { memoryStorage, type Storage } from './storage.js';
-import { type Target, targetOf } from './target.js';
 
 /** Everything a mock service can be given; every field has a default. */
 export interface MockServiceOptions {
@@ -45,7 +45,7 @@ export interface MockServiceOptions {
    * one, only IP literals and localhost names are checked.
    */
   resolveHost?: (hostname: string) => Promise<readonly string[]>;
-  /** Default: the mocks/audio engine. */
+  /** Default: the audio engine. */
   audio?: AudioEngine;
   /** Check every JSON answer against the OpenAPI description; a violation becomes a 500. Tests turn it on. */
   validateResponses?: boolean;

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { type Failure, fail } from '../core/envelope.js';
-import { voiceAudioPath } from '../core/signed-url.js';
-import { controlPrefix } from '../core/target.js';
+import { type Failure, fail } from '../core/answer/envelope.js';
+import { voiceAudioPath } from '../core/reference/signed-url.js';
+import { controlPrefix } from '../core/request/target.js';
 import { rawHeader } from './read-request.js';
 
 /** The header that carries the control token on a mock that listens beyond loopback. */

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Storage } from '../core/storage.js';
+import type { Storage } from '../core/platform/storage.js';
 
 const safeName = (id: string): string => id.replace(/[^A-Za-z0-9_-]/g, '_');
 

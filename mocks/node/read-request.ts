@@ -2,10 +2,10 @@
 // @types/node for it even where its "types" list leaves @types/node out (TypeScript 6's default).
 /// <reference types="node" preserve="true" />
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { youngSweep } from '../../common/young-sweep.js';
 import type { CoreRequest } from '../core/context.js';
-import { BodyStalled, type DiscardingBody } from '../core/request-body.js';
+import { BodyStalled, type DiscardingBody } from '../core/request/request-body.js';
 import { KeptMap } from '../core/state/kept-map.js';
-import { youngSweep } from './young-sweep.js';
 
 /** Requests whose body stalled (no byte for the body timeout): their connection is closed after the 408. */
 export const stalledRequests = new WeakSet<IncomingMessage>();

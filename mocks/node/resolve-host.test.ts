@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../core/public-address.js';
+import { isPublicAddress } from '../core/reference/public-address.js';
 import { resolveHost } from './resolve-host.js';
 
 describe('resolveHost', () => {

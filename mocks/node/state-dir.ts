@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { Storage, StorageWriter } from '../core/platform/storage.js';
 import type { StateRow, StateStore } from '../core/state/state-store.js';
-import type { Storage, StorageWriter } from '../core/storage.js';
 import { type StateDb, startStateDb } from './state-db.js';
 import { StateDirError } from './state-dir-error.js';
 

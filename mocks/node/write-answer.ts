@@ -3,8 +3,8 @@
 /// <reference types="node" preserve="true" />
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { BytesAnswer, ChunkSource, StreamAnswer } from '../core/answer.js';
-import { fail, render } from '../core/envelope.js';
+import type { BytesAnswer, ChunkSource, StreamAnswer } from '../core/answer/answer.js';
+import { fail, render } from '../core/answer/envelope.js';
 
 /**
  * The head of a Node answer as one flat [name, value, ...] list for `res.writeHead`: `extra` (the

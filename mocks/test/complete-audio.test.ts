@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { pcmHeaders } from '../../openapi/contract.js';
-import { StreamAnswer } from '../core/answer.js';
+import { StreamAnswer } from '../core/answer/answer.js';
 import { createMockService } from '../core/service.js';
 import { json, sameBytes, targetFactories, testServiceOptions } from './helpers.js';
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StateDirError, startMockServer } from '../node/index.js';
+import { StateDirError, startMockServer } from '../../entries/node.js';
 import { sameBytes } from './helpers.js';
 
 const quiet = { logger: { error: () => {} } };

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer } from '../../entries/node.js';
 import { errors, limits } from '../../openapi/contract.js';
-import { notPublicMessage } from '../core/reference-url.js';
-import { startMockServer } from '../node/index.js';
+import { notPublicMessage } from '../core/reference/reference-url.js';
 import { envelope, json, nodeTarget, rawGet, referenceWav, type Target } from './helpers.js';
 
 describe('over real HTTP', () => {

@@ -5,7 +5,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../node/index.js';
+import { type MockServer, startMockServer } from '../../entries/node.js';
 
 let server: MockServer;
 beforeAll(async () => {

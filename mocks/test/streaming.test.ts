@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import * as audio from '../audio/index.js';
-import type { SynthesisRequest } from '../audio/types.js';
+import * as audio from '../../audio/index.js';
+import type { SynthesisRequest } from '../../audio/types.js';
 import type { AudioEngine } from '../core/context.js';
 import {
   inProcessTarget,

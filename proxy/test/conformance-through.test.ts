@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../conformance/index.js';
 import type { RunResult } from '../../conformance/types.js';
-import { type MockServer, startMockServer } from '../../mocks/node/index.js';
+import { type MockServer, startMockServer } from '../../entries/node.js';
 import { type ProxyServer, startProxy } from '../index.js';
 import type { ProxyReport } from '../types.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitFixtures } from '../../conformance/setup/fixture-source.js';
-import { type MockServer, startMockServer } from '../../mocks/node/index.js';
+import { type MockServer, startMockServer } from '../../entries/node.js';
 import { startProxy } from '../index.js';
 import { main, otherProject } from './deviants-flow.js';
 import type { ProxyReport } from '../types.js';

@@ -32,6 +32,8 @@ export interface Deviant {
   /** Answer (a Res) or rewrite (a Req) before the mock sees the request. */
   readonly before?: (req: Req, memo: Memo) => Req | Res | undefined;
   readonly after?: (req: Req, res: Res, memo: Memo) => Res;
+  /** `after` edits audio answers: streamed ones are then held whole (else they pass on as they come). */
+  readonly touchesAudio?: true;
 }
 
 const json = (req: Req): Record<string, unknown> | undefined => {
@@ -191,6 +193,7 @@ export const deviants: readonly Deviant[] = [
   },
   {
     name: 'framing: WAV header sizes that lie',
+    touchesAudio: true,
     after: (req, res) => {
       if (!isSynth(req) || !ok(res) || !isType(res, 'audio/wav')) return res;
       const body = Buffer.from(res.body);
@@ -200,6 +203,7 @@ export const deviants: readonly Deviant[] = [
   },
   {
     name: 'framing: PCM without its bit-depth header',
+    touchesAudio: true,
     after: (req, res) => {
       if (!isSynth(req) || !ok(res) || !isType(res, 'audio/pcm')) return res;
       const { 'x-audio-bit-depth': _, ...headers } = res.headers;
@@ -208,6 +212,7 @@ export const deviants: readonly Deviant[] = [
   },
   {
     name: 'framing: an MP3 whose last frame is cut',
+    touchesAudio: true,
     after: (req, res) => (isSynth(req) && ok(res) && isType(res, 'audio/mpeg') ? { ...res, body: res.body.subarray(0, res.body.length - 7) } : res),
   },
 ];
@@ -316,6 +321,13 @@ export async function deviantUpstream(target: string, deviant: Deviant | undefin
       else {
         if (early) req = early;
         const answer = await fetch(target + req.path, { method: req.method, headers: req.headers, ...(req.body.length ? { body: new Uint8Array(req.body) } : {}) });
+        if (req.path.startsWith('/v1/text-to-speech/stream') && answer.status === 200 && !deviant?.touchesAudio) {
+          // A stream passes on chunk by chunk, as the mock sends it: holding it whole would make it a lump.
+          out.writeHead(200, { 'content-type': answer.headers.get('content-type') ?? '', ...Object.fromEntries([...answer.headers].filter(([k]) => k.startsWith('x-audio-'))) });
+          for await (const chunk of answer.body ?? []) out.write(chunk);
+          out.end();
+          return;
+        }
         const resHeaders: Record<string, string> = {};
         answer.headers.forEach((v, k) => {
           if (k === 'content-type' || k.startsWith('x-audio-') || k === 'retry-after') resHeaders[k] = v;

@@ -9,7 +9,7 @@ import http from 'node:http';
 import { connect } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../mocks/node/index.js';
+import { type MockServer, startMockServer } from '../../entries/node.js';
 import { type ProxyServer, startProxy } from '../index.js';
 import type { Violation } from '../types.js';
 import { envelope, sendJson, upstream, wav } from './upstreams.js';

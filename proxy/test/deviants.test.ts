@@ -3,7 +3,7 @@
  * exactly the violation expected (rule, operation, exchange), and the clean answers give none.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMockServer } from '../../mocks/node/index.js';
+import { startMockServer } from '../../entries/node.js';
 import { type ProxyServer, startProxy } from '../index.js';
 import type { Violation } from '../types.js';
 import { envelope, sendJson, type Upstream, upstream, wav } from './upstreams.js';

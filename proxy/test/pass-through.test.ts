@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer, startProxy as startFromNode } from '../../mocks/node/index.js';
+import { type MockServer, startMockServer, startProxy as startFromNode } from '../../entries/node.js';
 import { type ProxyServer, startProxy } from '../index.js';
 import type { ProxyReport } from '../types.js';
 import { upstream, wav } from './upstreams.js';

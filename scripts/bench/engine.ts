@@ -5,9 +5,9 @@ import {
   synthesizeSamples,
   synthesizeToBytes,
   systemVoices,
-} from '../../mocks/audio/index.js';
-import { mp3Chunks } from '../../mocks/audio/synthesis/mp3-encode.js';
-import type { VoiceProfile } from '../../mocks/audio/types.js';
+} from '../../audio/index.js';
+import { mp3Chunks } from '../../audio/synthesis/mp3-encode.js';
+import type { VoiceProfile } from '../../audio/types.js';
 
 const voice = systemVoices[0] as VoiceProfile;
 

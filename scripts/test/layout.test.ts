@@ -8,32 +8,51 @@ import { describe, expect, it } from 'vitest';
 import { circles, type SourceFile, sourceFiles, under } from '../import-graph.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const files = sourceFiles(root, ['openapi', 'mocks', 'conformance', 'fixtures', 'cli', 'proxy', 'scripts']);
+const files = sourceFiles(root, [
+  'openapi',
+  'judge',
+  'common',
+  'mocks',
+  'conformance',
+  'fixtures',
+  'cli',
+  'proxy',
+  'scripts',
+]);
 const isTest = (file: SourceFile) => file.path.endsWith('.test.ts') || file.path.split('/').includes('test');
 
 /** What each folder may import of the repository, besides itself; the most specific rule wins. */
 const mayImport: Record<string, readonly string[]> = {
   'openapi/': [],
+  // The one judge of exchanges, requests and sessions: the suite, the proxy and the mock share it.
+  'judge/': ['openapi/', 'audio/containers/', 'common/'],
+  // Small helpers any room may use; they use nothing of the repository.
+  'common/': [],
   'mocks/config/': ['openapi/'],
-  'mocks/audio/types.ts': ['openapi/'],
-  'mocks/audio/index.ts': ['mocks/audio/'],
-  'mocks/audio/containers/': ['mocks/audio/types.ts'],
-  'mocks/audio/synthesis/': ['mocks/audio/types.ts', 'openapi/'],
-  'mocks/audio/analysis/': ['mocks/audio/containers/', 'mocks/audio/types.ts', 'openapi/'],
-  'mocks/core/': ['mocks/audio/', 'mocks/config/', 'openapi/'],
+  'audio/types.ts': ['openapi/'],
+  'audio/index.ts': ['audio/'],
+  'audio/containers/': ['audio/types.ts'],
+  'audio/synthesis/': ['audio/types.ts', 'openapi/'],
+  'audio/analysis/': ['audio/containers/', 'audio/types.ts', 'openapi/'],
+  'mocks/core/': ['audio/', 'mocks/config/', 'openapi/', 'judge/'],
   'mocks/index.ts': ['mocks/core/', 'mocks/config/'],
   'mocks/msw.ts': ['mocks/core/'],
-  'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/'],
+  'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/', 'common/'],
   // The page at /__mock/: browser code that reads the control API's JSON like any script.
   'mocks/dashboard/': [],
-  // voice-kit/node exports the proxy too; nothing else of mocks/node/ uses it.
-  'mocks/node/index.ts': ['mocks/node/', 'mocks/core/', 'mocks/config/', 'openapi/', 'proxy/'],
   'conformance/types.ts': [],
-  'conformance/checks/': ['openapi/'],
-  'conformance/toolkit/': ['conformance/types.ts', 'conformance/checks/', 'openapi/'],
-  'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'conformance/checks/', 'openapi/'],
-  'conformance/reporters/': ['conformance/types.ts', 'openapi/generated/'],
-  'conformance/setup/': ['conformance/types.ts', 'conformance/toolkit/', 'openapi/', 'mocks/', 'fixtures/'],
+  'conformance/toolkit/': ['conformance/types.ts', 'judge/', 'openapi/'],
+  'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'judge/', 'openapi/'],
+  'conformance/reporters/': ['conformance/types.ts', 'openapi/generated/', 'common/xml-escape.ts'],
+  'conformance/setup/': [
+    'conformance/types.ts',
+    'conformance/toolkit/',
+    'openapi/',
+    'audio/',
+    'mocks/',
+    'fixtures/',
+    'common/did-you-mean.ts',
+  ],
   'conformance/run/': [
     'conformance/types.ts',
     'conformance/setup/',
@@ -51,25 +70,32 @@ const mayImport: Record<string, readonly string[]> = {
     'judge/',
   ],
   'conformance/index.ts': ['conformance/', 'openapi/'],
-  'fixtures/': ['mocks/audio/', 'openapi/'],
-  'cli/': ['conformance/', 'mocks/', 'proxy/'],
-  'proxy/': [
+  'fixtures/': ['audio/', 'openapi/'],
+  // voice-kit/node re-exports the mock's Node server and the proxy, living inside neither.
+  'entries/': ['mocks/node/', 'proxy/'],
+  'cli/': ['conformance/', 'mocks/', 'proxy/', 'common/'],
+  'proxy/': ['openapi/', 'common/', 'audio/containers/', 'judge/'],
+  'scripts/': [
     'openapi/',
-    'mocks/node/young-sweep.ts',
-    'mocks/audio/containers/',
-    'conformance/checks/envelope.ts',
-    'conformance/checks/schema.ts',
-    'conformance/checks/documented-pairs.ts',
-    'conformance/reporters/junit.ts',
+    'judge/',
+    'audio/',
+    'common/',
+    'mocks/',
+    'conformance/',
+    'fixtures/',
+    'cli/',
+    'proxy/',
   ],
-  'scripts/': ['openapi/', 'mocks/', 'conformance/', 'fixtures/', 'cli/', 'proxy/'],
 };
 
 /** What `voice-kit` and `voice-kit/msw` load: web platform only (mocks/core/tsconfig.json checks the types). */
 const platformFree = [
   'openapi/',
+  'judge/',
+  'common/did-you-mean.ts',
+  'common/xml-escape.ts',
   'mocks/config/',
-  'mocks/audio/',
+  'audio/',
   'mocks/core/',
   'mocks/index.ts',
   'mocks/msw.ts',

@@ -1,9 +1,9 @@
 import { limits } from '../../../openapi/contract.js';
-import { unixSeconds } from '../clock.js';
+import { fail, isFailure, ok, render } from '../answer/envelope.js';
 import type { Operation } from '../context.js';
-import { fail, isFailure, ok, render } from '../envelope.js';
-import { receiveUpload } from '../multipart-upload.js';
-import { drain } from '../request-body.js';
+import { unixSeconds } from '../platform/clock.js';
+import { receiveUpload } from '../request/multipart-upload.js';
+import { drain } from '../request/request-body.js';
 import { uploadChange } from '../state/persisted-rows.js';
 
 /**

@@ -1,13 +1,13 @@
+import type { SynthesisRequest, VoiceProfile } from '../../../audio/types.js';
 import type { AudioFormat } from '../../../openapi/contract.js';
 import type { SynthesisRequest as SynthesisRequestBody } from '../../../openapi/generated/voice-service.js';
-import type { SynthesisRequest, VoiceProfile } from '../../audio/types.js';
-import { BytesAnswer, dropped, StreamAnswer } from '../answer.js';
-import { completeAudio } from '../complete-audio.js';
+import { BytesAnswer, dropped, StreamAnswer } from '../answer/answer.js';
+import { completeAudio } from '../answer/complete-audio.js';
+import { type Failure, fail } from '../answer/envelope.js';
+import { audioChunks } from '../answer/synthesis-body.js';
 import type { Operation, OperationContext } from '../context.js';
-import { type Failure, fail } from '../envelope.js';
 import type { CompleteAudio } from '../state/complete-audio-cache.js';
 import { charactersChange } from '../state/persisted-rows.js';
-import { audioChunks } from '../synthesis-body.js';
 
 /** The synthesis request body of §2.4, after the OpenAPI validation (the type generated from the YAML). */
 type SynthesisBody = SynthesisRequestBody;

@@ -1,6 +1,6 @@
 import { mockWarningHeader, normalizeVoiceId } from '../../../openapi/contract.js';
+import { fail, ok } from '../answer/envelope.js';
 import type { Operation } from '../context.js';
-import { fail, ok } from '../envelope.js';
 import { voiceRemovedChange } from '../state/persisted-rows.js';
 
 /** A quoted id for a header value, kept to printable ASCII (not every client reads Latin-1): others as \uXXXX. */

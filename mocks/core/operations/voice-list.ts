@@ -1,8 +1,8 @@
 import { limits } from '../../../openapi/contract.js';
-import { BytesAnswer } from '../answer.js';
+import { BytesAnswer } from '../answer/answer.js';
+import { type Failure, fail, isFailure, okBytes, okJsonBytes } from '../answer/envelope.js';
 import type { Operation, ServiceDeps } from '../context.js';
-import { type Failure, fail, isFailure, okBytes, okJsonBytes } from '../envelope.js';
-import { signVoiceUrl, voiceUrlExpiry } from '../signed-url.js';
+import { signVoiceUrl, voiceUrlExpiry } from '../reference/signed-url.js';
 import type { KeptAnswer } from '../state/list-answers.js';
 import type { VoiceRecord } from '../state/voices.js';
 

@@ -1,10 +1,10 @@
+import type { Analysis } from '../../../audio/types.js';
 import { errors, limits, normalizeVoiceId, referenceVerdicts, voiceId } from '../../../openapi/contract.js';
 import type { SaveVoiceRequest } from '../../../openapi/generated/voice-service.js';
-import type { Analysis } from '../../audio/types.js';
-import { unixSeconds } from '../clock.js';
+import { type Failure, fail, isFailure, ok } from '../answer/envelope.js';
 import type { Operation, OperationContext } from '../context.js';
-import { type Failure, fail, isFailure, ok } from '../envelope.js';
-import { loadReference } from '../reference-audio.js';
+import { unixSeconds } from '../platform/clock.js';
+import { loadReference } from '../reference/reference-audio.js';
 import type { UploadAnalysis } from '../state/mock-state.js';
 import { voiceChange } from '../state/persisted-rows.js';
 

@@ -1,4 +1,4 @@
-import type { Target } from '../target.js';
+import type { Target } from '../request/target.js';
 import { CompleteAudioCache } from './complete-audio-cache.js';
 import { KeptMap } from './kept-map.js';
 import { ListAnswers } from './list-answers.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import * as audio from '../../audio/index.js';
-import type { SynthesisRequest } from '../../audio/types.js';
-import { BytesAnswer, StreamAnswer } from '../answer.js';
+import * as audio from '../../../audio/index.js';
+import type { SynthesisRequest } from '../../../audio/types.js';
+import { BytesAnswer, StreamAnswer } from '../answer/answer.js';
 import type { AudioEngine } from '../context.js';
 import { createMockService } from '../service.js';
 import {

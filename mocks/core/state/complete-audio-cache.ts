@@ -1,4 +1,4 @@
-import type { SynthesisRequest, SynthesisStream } from '../../audio/types.js';
+import type { SynthesisRequest, SynthesisStream } from '../../../audio/types.js';
 
 /** A complete synthesis: what its headers need, and its bytes. */
 export interface CompleteAudio {

@@ -1,4 +1,4 @@
-import type { BytesAnswer } from '../answer.js';
+import type { BytesAnswer } from '../answer/answer.js';
 import type { VoiceRecord, Voices } from './voices.js';
 
 /** A list answer kept for one voice space at one URL, with what else it depends on. */

@@ -1,4 +1,4 @@
-import type { VoiceProfile } from '../../audio/types.js';
+import type { VoiceProfile } from '../../../audio/types.js';
 
 /** One custom voice. `sequence` orders the list (oldest first); `audioId` names its reference bytes in Storage. */
 export interface VoiceRecord {

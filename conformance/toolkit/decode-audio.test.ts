@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { checkMp3, checkPcm, checkWav, claimedAudio } from '../../judge/audio.js';
+import { judgeAudio } from './decode-audio.js';
+import { silentWavHeader } from './multipart.js';
+
+function wav(dataBytes: number): Uint8Array {
+  const out = new Uint8Array(44 + dataBytes);
+  out.set(silentWavHeader(44 + dataBytes));
+  return out;
+}
+
+describe('audio checks', () => {
+  it.each([
+    ['audio/wav', 'wav'],
+    ['audio/x-wav; charset=binary', 'wav'],
+    ['audio/mpeg', 'mp3'],
+    ['audio/L16;rate=24000', 'pcm'],
+    ['audio/pcm', 'pcm'],
+    ['application/octet-stream', 'other'],
+    [null, 'other'],
+  ] as const)('classifies %s as %s', (ct, kind) => {
+    expect(claimedAudio(ct)).toBe(kind);
+  });
+
+  it('accepts a consistent WAV and decodes its duration', async () => {
+    expect(checkWav(wav(48_000 * 4), false)).toEqual([]);
+    const v = await judgeAudio(wav(48_000 * 4), 'audio/wav', { streamed: false, pcm: null });
+    expect(v.problems).toEqual([]);
+    expect(v.durationSeconds).toBeCloseTo(1, 2);
+  });
+
+  it.each([
+    ['a zeroed header', (b: Uint8Array) => b.fill(0, 0, 12), /not RIFF/],
+    ['a truncated body', (b: Uint8Array) => b.subarray(0, b.length - 2), /RIFF size|data chunk claims/],
+    ['a half frame', (b: Uint8Array) => b.subarray(0, b.length - 1), /RIFF size|block align|claims/],
+  ])('flags a WAV with %s', (_, spoil, pattern) => {
+    const problems = checkWav(spoil(wav(4800)), false);
+    expect(
+      problems.some((p) => pattern.test(p)),
+      problems.join('; '),
+    ).toBe(true);
+  });
+
+  it('allows placeholder sizes only in a stream', () => {
+    const b = wav(4800);
+    new DataView(b.buffer).setUint32(4, 0xffffffff, true);
+    new DataView(b.buffer).setUint32(40, 0xffffffff, true);
+    expect(checkWav(b, true)).toEqual([]);
+    expect(checkWav(b, false)).not.toEqual([]);
+  });
+
+  it('checks MP3 frame sync after an ID3 tag', () => {
+    expect(checkMp3(Uint8Array.from([0xff, 0xfb, 0x90, 0x00]))).toEqual([]);
+    expect(checkMp3(Uint8Array.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0, 0xff, 0xfb]))).toEqual([]);
+    expect(checkMp3(Uint8Array.from([0x52, 0x49, 0x46, 0x46]))).not.toEqual([]);
+  });
+
+  it('checks PCM length against the block align of its headers', () => {
+    const layout = { sampleRate: 24_000, channels: 1, bitDepth: 16 };
+    expect(checkPcm(new Uint8Array(480), layout)).toEqual([]);
+    expect(checkPcm(new Uint8Array(481), layout)).not.toEqual([]);
+    expect(checkPcm(new Uint8Array(0), layout)).not.toEqual([]);
+  });
+});

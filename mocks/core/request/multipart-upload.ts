@@ -1,0 +1,155 @@
+import { upload } from '../../../openapi/contract.js';
+import { type Failure, fail } from '../answer/envelope.js';
+import type { CoreRequest } from '../context.js';
+import { concat, type Storage, type StorageWriter } from '../platform/storage.js';
+import { boundaryOf, MultipartError, type PartHead, type PartSink, readMultipart } from './multipart.js';
+import { BodyStalled, drain, mediaType } from './request-body.js';
+
+/** A multipart upload form as received: the one file (stored) and the scene field. */
+export interface ReceivedUpload {
+  readonly fileName: string;
+  readonly size: number;
+  readonly scene: string | undefined;
+}
+
+interface FormProgress {
+  fileName?: string;
+  size: number;
+  scene?: string;
+  extraFiles: number;
+  badExtension?: string;
+  tooLarge: boolean;
+  malformed?: string;
+  /** The body stopped arriving (BodyStalled): 408, and nothing is kept. */
+  stalled?: string;
+  writer?: StorageWriter;
+}
+
+/** The extension of a file name, lowercased, without the dot; '' when there is none. */
+export const extensionOf = (fileName: string): string => {
+  const dot = fileName.lastIndexOf('.');
+  return dot <= 0 || dot === fileName.length - 1 ? '' : fileName.slice(dot + 1).toLowerCase();
+};
+
+/** Thrown by a sink to stop reading the form (past the size limit): the rest is drained, not parsed. */
+const stopReading = new Error('stop reading the form');
+
+/** Bytes kept of a text field; a longer value is cut (the scene is a short word). */
+const maxFieldBytes = 1024;
+
+const ignored: PartSink = { data() {} };
+
+/** Where each part of an upload form goes: the one file into storage, the scene into the form. */
+function partSink(form: FormProgress, storage: Storage, id: string, maxBytes: number) {
+  return (head: PartHead): PartSink => {
+    if (head.filename === undefined) {
+      if (head.name !== upload.sceneField || form.scene !== undefined) return ignored;
+      const bytes: Uint8Array[] = [];
+      let kept = 0;
+      return {
+        data(chunk) {
+          const room = maxFieldBytes - kept;
+          if (room > 0) bytes.push(chunk.slice(0, room));
+          kept += Math.min(room, chunk.byteLength);
+        },
+        end() {
+          form.scene = new TextDecoder().decode(concat(bytes));
+        },
+      };
+    }
+    if (head.name !== upload.fileField || form.fileName !== undefined) {
+      form.extraFiles += 1;
+      return ignored;
+    }
+    form.fileName = head.filename;
+    if (!(upload.allowedExtensions as readonly string[]).includes(extensionOf(head.filename))) {
+      form.badExtension = extensionOf(head.filename);
+      return ignored;
+    }
+    const writer = storage.create(id);
+    form.writer = writer;
+    return {
+      async data(chunk) {
+        const room = maxBytes - form.size;
+        form.size += chunk.byteLength;
+        if (room < chunk.byteLength) {
+          // Past the limit: what fits is not worth storing, the answer is 413 either way.
+          form.tooLarge = true;
+          throw stopReading;
+        }
+        await writer.write(chunk);
+      },
+    };
+  };
+}
+
+/**
+ * Streams a multipart upload (§4.1) into storage under `id`, without buffering the body: at most
+ * `maxBytes` are ever stored, the rest of an oversized file is read and discarded so the client still
+ * gets its answer. Returns what was received, or the failure to answer with (bytes already removed).
+ *
+ * @example
+ * const received = await receiveUpload(request, storage, objectKey, limits.uploadMaxBytes.value);
+ */
+export async function receiveUpload(
+  request: CoreRequest,
+  storage: Storage,
+  id: string,
+  maxBytes: number,
+): Promise<ReceivedUpload | Failure> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (mediaType(contentType) !== 'multipart/form-data' || !request.body) {
+    await drain(request.body);
+    return fail(
+      'invalidUpload',
+      `invalid multipart request: Content-Type must be multipart/form-data, got "${contentType}"`,
+    );
+  }
+  const boundary = boundaryOf(contentType);
+  if (boundary === undefined) {
+    await drain(request.body);
+    return fail('invalidUpload', 'invalid multipart request: the Content-Type has no boundary');
+  }
+  const form: FormProgress = { size: 0, extraFiles: 0, tooLarge: false };
+  try {
+    await readMultipart(request.body, boundary, partSink(form, storage, id, maxBytes));
+  } catch (error) {
+    if (error instanceof MultipartError) form.malformed = error.message;
+    else if (error instanceof BodyStalled) form.stalled = error.message;
+    else if (error !== stopReading)
+      form.malformed = `request body could not be read: ${(error as Error).message}`;
+    // Past the size limit or after a parse error the rest is read and thrown away, never stored.
+    await drain(request.body);
+  }
+  const failure = judge(form, maxBytes);
+  if (failure) await form.writer?.abort();
+  else await form.writer?.close();
+  return failure ?? { fileName: form.fileName ?? '', size: form.size, scene: form.scene };
+}
+
+function judge(form: FormProgress, maxBytes: number): Failure | undefined {
+  const scenes = upload.scenes as readonly string[];
+  if (form.stalled) return fail('bodyStalled', form.stalled);
+  if (form.malformed) return fail('invalidUpload', `invalid multipart request: ${form.malformed}`);
+  if (form.extraFiles > 0)
+    return fail('invalidUpload', 'invalid multipart request: send exactly one file, in field "file"');
+  if (form.fileName === undefined)
+    return fail('invalidUpload', 'invalid multipart request: form field "file" is missing');
+  if (form.badExtension !== undefined) {
+    const shown = form.badExtension ? `".${form.badExtension}"` : '(none)';
+    return fail(
+      'unsupportedExtension',
+      `unsupported file extension ${shown}: allowed are .${upload.allowedExtensions.join(', .')}`,
+    );
+  }
+  if (form.tooLarge)
+    return fail('fileTooLarge', `file is larger than ${maxBytes} bytes (${maxBytes / 1_048_576} MiB)`);
+  if (form.size === 0)
+    return fail('invalidUpload', `invalid multipart request: file "${form.fileName}" is empty`);
+  if (form.scene === undefined)
+    return fail('invalidUpload', 'invalid multipart request: form field "scene" is missing');
+  if (!scenes.includes(form.scene)) {
+    return fail('invalidUpload', `unsupported scene "${form.scene}": supported is ${scenes.join(', ')}`);
+  }
+  return undefined;
+}
