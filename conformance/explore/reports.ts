@@ -5,8 +5,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { xmlEscape } from '../../common/xml-escape.js';
 import { allRules } from '../../judge/index.js';
-import { xmlEscape } from '../reporters/junit.js';
 import { exploreRules } from './explore-rules.js';
 import type { ExploreResult } from './options.js';
 import { reproductionOf, writeReproduction } from './reproduction.js';

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../mocks/node/index.js';
+import { type MockServer, startMockServer } from '../../entries/node.js';
 import { exploreDeployment, replayReproduction, writeExploreReports } from '../explore/index.js';
 import { embeddedKeys } from '../setup/embedded-mock.js';
 import type { FetchLike } from '../toolkit/http.js';
