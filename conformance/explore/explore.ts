@@ -10,7 +10,7 @@ import { Budget, type Spent } from './budget.js';
 import { deleteCreated, sweepRun } from './cleanup.js';
 import { commandsOf, type Tier, tiers } from './commands/index.js';
 import { Violation } from './commands/step-command.js';
-import { newModel } from './model.js';
+import { type Model, newModel } from './model.js';
 import type { ExploreOptions, ExploreResult, Found } from './options.js';
 import { Sequence } from './sequence.js';
 import { limitsOf, prepare } from './setup.js';
@@ -31,15 +31,50 @@ const traceCap = 2_000;
 
 const firstPage: Step = { label: 'list the first page (main)', op: 'listVoices', key: 'main' };
 
+/**
+ * A cursor held across a delete: a first page of 1, the delete of the newest voice the sequence saved
+ * (deletes are free; the cleanup would delete it anyway), then the pages that cursor opens.
+ */
+async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<void> {
+  const voice = model.voices.filter((v) => v.live).at(-1);
+  if (!voice || seq.violations.length > 0) return;
+  let record = await seq.run({
+    label: 'open a cursor: first page of 1 (main)',
+    op: 'listVoices',
+    key: 'main',
+    pageSize: 1,
+  });
+  if (record.data?.has_more !== true) return;
+  let from = seq.records.length - 1;
+  await seq.run({
+    label: `delete voice ${JSON.stringify(voice.id)} while the cursor is open`,
+    op: 'deleteVoice',
+    key: 'main',
+    voice: voice.id,
+  });
+  voice.live = false;
+  for (let page = 1; page < 10 && record.data?.has_more === true && seq.violations.length === 0; page++) {
+    record = await seq.run({
+      label: `list the page after step ${from + 1} (main)`,
+      op: 'listVoices',
+      key: 'main',
+      pageSize: 1,
+      cursor: { from, field: 'next_voice_id' },
+    });
+    from = seq.records.length - 1;
+  }
+}
+
 /** Walk the main key's list in pages of 2 from the first, at most 10 pages. */
 async function walk(seq: Sequence): Promise<void> {
+  if (seq.violations.length > 0) return;
   let record = await seq.run({
     label: 'walk the list: first page of 2 (main)',
     op: 'listVoices',
     key: 'main',
     pageSize: 2,
   });
-  for (let page = 1; page < 10 && record.data?.has_more === true; page++) {
+  for (let page = 1; page < 10 && record.data?.has_more === true && seq.violations.length === 0; page++) {
     const from = seq.records.length - 1;
     record = await seq.run({
       label: `walk the list: the page after step ${from + 1} (main)`,
@@ -82,7 +117,9 @@ class Exploration {
       // A first page before and a walk after: free, and what the session rules need to compare
       // (the free-use count, every saved voice listed, every deleted one gone).
       await seq.run(firstPage);
-      await fc.asyncModelRun(() => ({ model: newModel(), real: seq }), cmds);
+      const model = newModel();
+      await fc.asyncModelRun(() => ({ model, real: seq }), cmds);
+      await cursorAcrossDelete(seq, model);
       await walk(seq);
       if (seq.violations.length > 0) throw new Violation(seq.violations.map((v) => v.rule).join(', '));
     } finally {

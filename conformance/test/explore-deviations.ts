@@ -29,6 +29,8 @@ const deletedListedUnderCursor = (): ((req: Request, next: FetchLike) => Promise
       if (res.status === 200 && entry) deleted.set(id, entry);
       return res;
     }
+    // A first page opens a new walk: only voices deleted while a cursor is open come back.
+    if (isList(req) && !new URL(req.url).searchParams.has('voice_id')) deleted.clear();
     const res = await next(req);
     if (!isList(req) || !new URL(req.url).searchParams.has('voice_id') || deleted.size === 0) return res;
     const body = (await res.json()) as { data: { list: unknown[]; total: number } };
@@ -37,6 +39,62 @@ const deletedListedUnderCursor = (): ((req: Request, next: FetchLike) => Promise
     body.data.total = body.data.list.length;
     return new Response(JSON.stringify(body), {
       status: res.status,
+      headers: { 'content-type': 'application/json' },
+    });
+  };
+};
+
+type Voice = Record<string, unknown> & { voice_id: string };
+
+/** Every voice the key lists now, page by page. */
+async function wholeList(req: Request, next: FetchLike): Promise<Voice[]> {
+  const all: Voice[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 20; page++) {
+    const url = new URL('/v1/voice/list', req.url);
+    url.searchParams.set('page_size', '20');
+    if (cursor) url.searchParams.set('voice_id', cursor);
+    const res = await next(new Request(url, { headers: req.headers }));
+    const data = (
+      (await res.json()) as { data?: { list: Voice[]; has_more: boolean; next_voice_id: string } }
+    ).data;
+    if (!data) break;
+    all.push(...data.list);
+    if (!data.has_more) break;
+    cursor = data.next_voice_id;
+  }
+  return all;
+}
+
+/**
+ * Pagination from a snapshot: the pages after the first come from the list as it was when the first
+ * page was read, so a voice deleted while a cursor is open is still listed on the pages it opens.
+ */
+const cursorSnapshot = (): ((req: Request, next: FetchLike) => Promise<Response>) => {
+  const snapshots = new Map<string, Voice[]>();
+  return async (req, next) => {
+    if (!isList(req)) return next(req);
+    const url = new URL(req.url);
+    const key = req.headers.get('x-api-key') ?? '';
+    const cursor = url.searchParams.get('voice_id');
+    if (cursor === null) snapshots.set(key, await wholeList(req, next));
+    const res = await next(req);
+    const snap = snapshots.get(key);
+    const at = snap?.findIndex((v) => v.voice_id === cursor) ?? -1;
+    if (cursor === null || !snap || at < 0 || res.status !== 200) return res;
+    const body = (await res.json()) as { data: Record<string, unknown> };
+    const size = Number(url.searchParams.get('page_size') ?? 20);
+    const page = snap.slice(at, at + size);
+    const more = at + size < snap.length;
+    body.data = {
+      ...body.data,
+      list: page,
+      total: page.length,
+      has_more: more,
+      next_voice_id: more ? snap[at + size]?.voice_id : '',
+    };
+    return new Response(JSON.stringify(body), {
+      status: 200,
       headers: { 'content-type': 'application/json' },
     });
   };
@@ -75,6 +133,11 @@ const notReadyAfterSave = (): ((req: Request, next: FetchLike) => Promise<Respon
 };
 
 export const sequenceDeviations: readonly SequenceDeviation[] = [
+  {
+    name: 'pages after the first come from a snapshot (a deleted voice stays listed under a cursor opened before)',
+    rules: ['session.deleted-gone'],
+    make: cursorSnapshot,
+  },
   {
     name: 'a deleted voice stays listed under an open cursor',
     rules: ['session.deleted-gone', 'session.saved-listed'],
