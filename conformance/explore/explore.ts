@@ -10,6 +10,7 @@ import { Budget, type Spent } from './budget.js';
 import { deleteCreated, sweepRun } from './cleanup.js';
 import { commandsOf, type Tier, tiers } from './commands/index.js';
 import { Violation } from './commands/step-command.js';
+import { calibrationText } from './commands/synthesize.js';
 import { type Model, newModel } from './model.js';
 import type { ExploreOptions, ExploreResult, Found } from './options.js';
 import { Sequence } from './sequence.js';
@@ -18,22 +19,30 @@ import type { Step } from './step.js';
 import type { Wire } from './wire.js';
 
 /** Sequences per tier at most (the budget and --max-time usually end the paid tier first). */
-const runsOf: Readonly<Record<Tier, number>> = { free: 3, uploads: 6, paid: 5_000 };
+const runsOf: Readonly<Record<Tier, number>> = { free: 3, uploads: 12, paid: 5_000 };
 const maxCommands: Readonly<Record<Tier, number>> = { free: 8, uploads: 10, paid: 18 };
 /** The share of each budget a tier may spend: lists and deletes are free, uploads keep most for saves. */
 const shareOf: Readonly<Record<Tier, Spent>> = {
   free: { chars: 0, uploads: 0, creations: 0 },
-  uploads: { chars: 0, uploads: 0.2, creations: 0.2 },
+  uploads: { chars: 0, uploads: 0.5, creations: 0.3 },
   paid: { chars: 1, uploads: 1, creations: 1 },
 };
 /** Step labels kept for the trace. */
 const traceCap = 2_000;
 
 const firstPage: Step = { label: 'list the first page (main)', op: 'listVoices', key: 'main' };
+/** The longest text first: the judge then knows every later (shorter) text fits an unstated limit. */
+const calibration: Step = {
+  label: 'synthesize the longest text with the default voice',
+  op: 'synthesizeSpeech',
+  key: 'main',
+  json: { generate_text: calibrationText },
+};
 
 /**
  * A cursor held across a delete: a first page of 1, the delete of the newest voice the sequence saved
- * (deletes are free; the cleanup would delete it anyway), then the pages that cursor opens.
+ * (deletes are free; the cleanup would delete it anyway), a synthesis with the deleted voice (a few
+ * characters), then the pages that cursor opens.
  */
 async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<void> {
   const voice = model.voices.filter((v) => v.live).at(-1);
@@ -53,6 +62,12 @@ async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<void> {
     voice: voice.id,
   });
   voice.live = false;
+  await seq.run({
+    label: `synthesize the deleted voice ${JSON.stringify(voice.id)}`,
+    op: 'synthesizeSpeech',
+    key: 'main',
+    json: { generate_text: 'Hello there.', voice_id: voice.id },
+  });
   for (let page = 1; page < 10 && record.data?.has_more === true && seq.violations.length === 0; page++) {
     record = await seq.run({
       label: `list the page after step ${from + 1} (main)`,
@@ -80,7 +95,6 @@ async function walk(seq: Sequence): Promise<void> {
       label: `walk the list: the page after step ${from + 1} (main)`,
       op: 'listVoices',
       key: 'main',
-      pageSize: 2,
       cursor: { from, field: 'next_voice_id' },
     });
   }
@@ -117,8 +131,10 @@ class Exploration {
       // A first page before and a walk after: free, and what the session rules need to compare
       // (the free-use count, every saved voice listed, every deleted one gone).
       await seq.run(firstPage);
+      if (this.budget.tierShare.chars > 0) await seq.run(calibration);
       const model = newModel();
       await fc.asyncModelRun(() => ({ model, real: seq }), cmds);
+      await walk(seq);
       await cursorAcrossDelete(seq, model);
       await walk(seq);
       if (seq.violations.length > 0) throw new Violation(seq.violations.map((v) => v.rule).join(', '));

@@ -15,7 +15,7 @@ export const tiers: readonly Tier[] = ['free', 'uploads', 'paid'];
 export function commandsOf(tier: Tier) {
   const free = [...listCommands, ...freeDeleteCommands];
   if (tier === 'free') return free;
-  if (tier === 'uploads') return [...free, ...uploadCommands, ...refusedSaveCommands];
+  if (tier === 'uploads') return [...listCommands, ...uploadCommands, ...refusedSaveCommands];
   return [
     ...listCommands,
     ...walkCommands,

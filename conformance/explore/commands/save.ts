@@ -112,8 +112,9 @@ export const saveCommands = [
 /** Saves a deployment must refuse (an invalid id, a recording that cannot make a voice, another scope's or a no-clone key). */
 export const refusedSaveCommands = [
   fc
-    .tuple(fc.nat(7), fc.constantFrom<IdKind>('too-long', 'bad-chars'))
+    .tuple(fc.nat(7), fc.constantFrom<IdKind>('too-long', 'bad-chars', 'bad-chars'))
     .map(([u, k]) => new Save(u, k, 'uploader')),
+  fc.nat(7).map((u) => new Save(u, 'bad-chars', 'uploader')),
   fc
     .tuple(fc.nat(7), fc.constantFrom<FixtureRole>('silence', 'short-2.9s', 'corrupt'))
     .map(([u, r]) => new Save(u, 'fresh', 'uploader', r, false)),

@@ -27,10 +27,14 @@ const fileNames: Readonly<Partial<Record<FixtureRole, string>>> = {
   silence: 'silence-10s.wav',
   'short-2.9s': 'too-short-2.9s.wav',
   corrupt: 'corrupt.wav',
+  mp3: 'speech.mp3',
+  m4a: 'speech.m4a',
+  ogg: 'speech.ogg',
+  webm: 'speech.webm',
 };
 
 /** How the upload differs from a valid one. */
-export type UploadTwist = 'none' | 'flac' | 'aac' | 'opus' | 'no-extension' | 'UPPER' | 'scene' | 'empty';
+export type UploadTwist = 'none' | 'flac' | 'aac' | 'opus' | 'no-extension' | 'scene' | 'empty';
 
 export class Upload extends StepCommand {
   constructor(
@@ -48,9 +52,7 @@ export class Upload extends StepCommand {
         ? `${stem}.${this.twist}`
         : this.twist === 'no-extension'
           ? stem
-          : this.twist === 'UPPER'
-            ? name.replace(/\.([^.]+)$/, (_, e: string) => `.${e.toUpperCase()}`)
-            : name;
+          : name;
     return {
       label: `upload ${fileName}${this.twist === 'scene' ? ' with scene "image"' : ''}${this.twist === 'empty' ? ' (empty)' : ''} (${this.key})`,
       op: 'uploadFile',
@@ -80,13 +82,15 @@ export class Upload extends StepCommand {
 }
 
 const keys = fc.constantFrom<KeyName>('main', 'main', 'main', 'main', 'otherProject', 'otherEnv', 'otherOrg');
+const twists = fc.constantFrom<UploadTwist>('flac', 'aac', 'opus', 'no-extension', 'scene', 'empty');
 
+/** The uploads tier: what upload must refuse (weighed most), the other containers it must take, any upload. */
 export const uploadCommands = [
+  twists.map((t) => new Upload('valid-3s', 'main', t)),
+  twists.map((t) => new Upload('valid-3s', 'main', t)),
+  fc.constantFrom<FixtureRole>('ogg', 'm4a', 'webm', 'mp3').map((r) => new Upload(r, 'main', 'none')),
+  fc.constantFrom<FixtureRole>('ogg', 'm4a', 'webm', 'mp3').map((r) => new Upload(r, 'main', 'none')),
   fc.tuple(fc.constantFrom<FixtureRole>(...uploadRoles), keys).map(([r, k]) => new Upload(r, k, 'none')),
-  fc.tuple(fc.constantFrom<FixtureRole>(...uploadRoles), keys).map(([r, k]) => new Upload(r, k, 'none')),
-  fc
-    .constantFrom<UploadTwist>('flac', 'aac', 'opus', 'no-extension', 'UPPER', 'scene', 'empty')
-    .map((t) => new Upload('valid-3s', 'main', t)),
 ];
 
 /** In the paid tier a save uploads what it needs (save.ts): one arbitrary upload keeps the variety. */
