@@ -53,7 +53,6 @@ async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<void> {
     key: 'main',
     pageSize: 1,
   });
-  if (record.data?.has_more !== true) return;
   let from = seq.records.length - 1;
   await seq.run({
     label: `delete voice ${JSON.stringify(voice.id)} while the cursor is open`,
@@ -80,15 +79,10 @@ async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<void> {
   }
 }
 
-/** Walk the main key's list in pages of 2 from the first, at most 10 pages. */
+/** Walk the main key's list from the first page (default size), at most 10 pages. */
 async function walk(seq: Sequence): Promise<void> {
   if (seq.violations.length > 0) return;
-  let record = await seq.run({
-    label: 'walk the list: first page of 2 (main)',
-    op: 'listVoices',
-    key: 'main',
-    pageSize: 2,
-  });
+  let record = await seq.run({ label: 'walk the list: first page (main)', op: 'listVoices', key: 'main' });
   for (let page = 1; page < 10 && record.data?.has_more === true && seq.violations.length === 0; page++) {
     const from = seq.records.length - 1;
     record = await seq.run({

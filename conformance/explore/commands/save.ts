@@ -16,6 +16,8 @@ export type IdKind = 'fresh' | 'spaced-upper' | 'duplicate' | 'too-long' | 'bad-
 /** Whose key saves: the uploader's (main), or another's (a scope the object key is not of, or no clone). */
 export type Saver = 'uploader' | 'otherProject' | 'otherEnv' | 'otherOrg' | 'noClone';
 
+const validRoles: ReadonlySet<FixtureRole> = new Set(['valid-3s', 'valid-10s', 'mp3-3s']);
+
 export class Save extends StepCommand {
   constructor(
     readonly upload: number,
@@ -26,6 +28,10 @@ export class Save extends StepCommand {
     readonly reuse = true,
   ) {
     super();
+  }
+
+  private get badId(): boolean {
+    return this.idKind === 'too-long' || this.idKind === 'bad-chars';
   }
 
   override check(m: Readonly<Model>): boolean {
@@ -47,7 +53,8 @@ export class Save extends StepCommand {
 
   step(m: Readonly<Model>): Step | undefined {
     // Only the main key's uploads: a valid save stays in one scope and one billing account.
-    const mine = m.uploads.filter((u) => u.key === 'main');
+    // An invalid id is tried with a valid recording: then only the id can be why it is refused.
+    const mine = m.uploads.filter((u) => u.key === 'main' && (!this.badId || validRoles.has(u.role)));
     const upload = this.reuse ? pick(mine, this.upload) : mine.at(-1);
     const id = this.voiceId(m);
     if (!upload || !id || m.saves >= maxSaves) return undefined;
@@ -64,9 +71,9 @@ export class Save extends StepCommand {
   override async run(m: Model, real: Parameters<StepCommand['run']>[1]): Promise<void> {
     const created = this.voiceId(m)?.id ?? '';
     // An upload followed at once by a save: the upload is spent only when a save will use it.
-    if (!this.reuse || !m.uploads.some((u) => u.key === 'main')) {
+    if (!this.reuse || !m.uploads.some((u) => u.key === 'main' && (!this.badId || validRoles.has(u.role)))) {
       const before = m.uploads.length;
-      await new Upload(this.role, 'main', 'none').run(m, real);
+      await new Upload(this.badId && !validRoles.has(this.role) ? 'valid-3s' : this.role, 'main', 'none').run(m, real);
       if (m.uploads.length === before) return;
       if (!this.reuse) m.uploads.push(m.uploads.splice(before, 1)[0] as ModelUpload);
     }
@@ -97,12 +104,12 @@ const roles = fc.constantFrom<FixtureRole>(
   'short-2.9s',
   'corrupt',
 );
-const validRoles = fc.constantFrom<FixtureRole>('valid-3s', 'valid-10s', 'mp3-3s');
+const validRoleArb = fc.constantFrom<FixtureRole>('valid-3s', 'valid-10s', 'mp3-3s');
 
 /** Saves that make voices the rest of a sequence uses (the paid tier). */
 export const saveCommands = [
   fc.nat(7).map((u) => new Save(u, 'fresh', 'uploader')),
-  fc.tuple(fc.nat(7), validRoles).map(([u, r]) => new Save(u, 'fresh', 'uploader', r, false)),
+  fc.tuple(fc.nat(7), validRoleArb).map(([u, r]) => new Save(u, 'fresh', 'uploader', r, false)),
   fc.nat(7).map((u) => new Save(u, 'spaced-upper', 'uploader')),
   fc
     .tuple(fc.nat(7), fc.constantFrom<IdKind>('duplicate', 'fresh'))
