@@ -103,6 +103,7 @@ class Exploration {
   readonly operations: Record<string, number> = {};
   found: Found | undefined;
   readonly accepted = { textLength: 0 };
+  readonly tried = new Set<number>();
 
   constructor(
     readonly wire: Wire,
@@ -120,6 +121,7 @@ class Exploration {
       { ...this.wire, prefix: `${this.wire.prefix}${n.toString(36)}_` },
       this.budget,
       this.accepted,
+      this.tried,
     );
     try {
       // A first page before and a walk after: free, and what the session rules need to compare

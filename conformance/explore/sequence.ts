@@ -52,6 +52,8 @@ export class Sequence {
     private readonly budget: Budget,
     /** The longest text the exploration saw accepted (shared by its sequences; a replay gets it from the file). */
     readonly accepted: { textLength: number } = { textLength: 0 },
+    /** The refusal probes the exploration tried (commands/probe.ts), shared by its sequences. */
+    readonly tried: Set<number> = new Set(),
   ) {
     this.judge = createJudge({
       keys: keyScopes(wire),

@@ -19,8 +19,8 @@ const realFetch: FetchLike = (req) => fetch(req);
 const budget = {
   allowBillable: true,
   budgetChars: 2_000,
-  budgetUploads: 12,
-  budgetCreations: 10,
+  budgetUploads: 20,
+  budgetCreations: 20,
   maxTimeSeconds: 12,
 };
 

@@ -5,7 +5,8 @@
  */
 import { deleteCommands, freeDeleteCommands } from './delete.js';
 import { listCommands, walkCommands } from './list.js';
-import { refusedSaveCommands, saveCommands } from './save.js';
+import { probeCommands } from './probe.js';
+import { saveCommands } from './save.js';
 import { synthesizeCommands } from './synthesize.js';
 import { paidUploadCommands, uploadCommands } from './upload.js';
 
@@ -15,7 +16,15 @@ export const tiers: readonly Tier[] = ['free', 'uploads', 'paid'];
 export function commandsOf(tier: Tier) {
   const free = [...listCommands, ...freeDeleteCommands];
   if (tier === 'free') return free;
-  if (tier === 'uploads') return [...listCommands, ...uploadCommands, ...refusedSaveCommands];
+  if (tier === 'uploads')
+    return [
+      ...listCommands,
+      ...probeCommands,
+      ...probeCommands,
+      ...probeCommands,
+      ...probeCommands,
+      ...uploadCommands,
+    ];
   return [
     ...listCommands,
     ...walkCommands,

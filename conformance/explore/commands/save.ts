@@ -73,7 +73,10 @@ export class Save extends StepCommand {
     // An upload followed at once by a save: the upload is spent only when a save will use it.
     if (!this.reuse || !m.uploads.some((u) => u.key === 'main' && (!this.badId || validRoles.has(u.role)))) {
       const before = m.uploads.length;
-      await new Upload(this.badId && !validRoles.has(this.role) ? 'valid-3s' : this.role, 'main', 'none').run(m, real);
+      await new Upload(this.badId && !validRoles.has(this.role) ? 'valid-3s' : this.role, 'main', 'none').run(
+        m,
+        real,
+      );
       if (m.uploads.length === before) return;
       if (!this.reuse) m.uploads.push(m.uploads.splice(before, 1)[0] as ModelUpload);
     }
@@ -95,15 +98,6 @@ export class Save extends StepCommand {
   }
 }
 
-const roles = fc.constantFrom<FixtureRole>(
-  'valid-3s',
-  'valid-3s',
-  'valid-10s',
-  'mp3-3s',
-  'silence',
-  'short-2.9s',
-  'corrupt',
-);
 const validRoleArb = fc.constantFrom<FixtureRole>('valid-3s', 'valid-10s', 'mp3-3s');
 
 /** Saves that make voices the rest of a sequence uses (the paid tier). */
@@ -114,19 +108,4 @@ export const saveCommands = [
   fc
     .tuple(fc.nat(7), fc.constantFrom<IdKind>('duplicate', 'fresh'))
     .map(([u, k]) => new Save(u, k, 'uploader')),
-];
-
-/** Saves a deployment must refuse (an invalid id, a recording that cannot make a voice, another scope's or a no-clone key). */
-export const refusedSaveCommands = [
-  fc
-    .tuple(fc.nat(7), fc.constantFrom<IdKind>('too-long', 'bad-chars', 'bad-chars'))
-    .map(([u, k]) => new Save(u, k, 'uploader')),
-  fc.nat(7).map((u) => new Save(u, 'bad-chars', 'uploader')),
-  fc
-    .tuple(fc.nat(7), fc.constantFrom<FixtureRole>('silence', 'short-2.9s', 'corrupt'))
-    .map(([u, r]) => new Save(u, 'fresh', 'uploader', r, false)),
-  fc
-    .tuple(fc.nat(7), fc.constantFrom<Saver>('otherProject', 'otherEnv', 'otherOrg', 'noClone'))
-    .map(([u, s]) => new Save(u, 'fresh', s)),
-  fc.tuple(fc.nat(7), roles, fc.boolean()).map(([u, r, reuse]) => new Save(u, 'fresh', 'uploader', r, reuse)),
 ];

@@ -82,7 +82,7 @@ export class Upload extends StepCommand {
 }
 
 const keys = fc.constantFrom<KeyName>('main', 'main', 'main', 'main', 'otherProject', 'otherEnv', 'otherOrg');
-const twists = fc.constantFrom<UploadTwist>('flac', 'aac', 'opus', 'no-extension', 'scene', 'empty');
+const twists = fc.constantFrom<UploadTwist>('flac', 'aac', 'opus', 'no-extension', 'scene', 'scene', 'empty');
 
 /** The uploads tier: what upload must refuse (weighed most), the other containers it must take, any upload. */
 export const uploadCommands = [
