@@ -76,6 +76,32 @@ describe('conformance --explore finds what only a sequence shows', () => {
     60_000,
   );
 
+  it('bills no more than its budget, as the ledger of the mock counts it', async () => {
+    await reset();
+    const r = await exploreDeployment({
+      ...options(realFetch),
+      seed: 3,
+      budgetChars: 300,
+      budgetCreations: 4,
+      maxTimeSeconds: 8,
+    });
+    const ledger = (await (await fetch(`${server.url}/__mock/ledger`)).json()) as {
+      data: {
+        accounts: Record<
+          string,
+          { freeUsesConsumed: number; chargedCreations: unknown[]; synthesizedCharacters: number }
+        >;
+      };
+    };
+    const accounts = Object.values(ledger.data.accounts);
+    const chars = accounts.reduce((n, a) => n + a.synthesizedCharacters, 0);
+    const creations = accounts.reduce((n, a) => n + a.freeUsesConsumed + a.chargedCreations.length, 0);
+    expect(r.ok).toBe(true);
+    expect(chars).toBeGreaterThan(0);
+    expect(chars).toBeLessThanOrEqual(300);
+    expect(creations).toBeLessThanOrEqual(4);
+  }, 30_000);
+
   it('stays quiet on an allowed variation (404 for a voice that never existed)', async () => {
     await reset();
     const handle = allowedVariation();
