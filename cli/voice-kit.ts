@@ -7,9 +7,11 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
-import { startMockServer } from '../mocks/node/server.js';
+import { type MockServerStartup, startMockServer } from '../mocks/node/server.js';
 import { StateDirError } from '../mocks/node/state-dir-error.js';
+import { npmSlip } from './npm-slips.js';
 import { helpText, mockVariables, readCommandLine, usage } from './program.js';
+import { kitVersion } from './version.js';
 
 type Write = (line: string) => void;
 
@@ -33,6 +35,8 @@ interface MockFlags {
   /** false with --no-cors. */
   cors: boolean;
   stateDir?: string;
+  /** true with --repair: start without the damaged entries of the state dir. */
+  repair?: boolean;
   /** How many fake voices to start with (--populate). */
   populate?: string | number;
 }
@@ -83,6 +87,8 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
     if (!(error instanceof ConfigError)) throw error;
     return usage(fail, error.problems, 'mock');
   }
+  if (flags.repair === true && stateDir === undefined)
+    return usage(fail, ['--repair: repairs a state dir; give one with --state-dir'], 'mock');
   let server: Awaited<ReturnType<typeof startMockServer>>;
   try {
     server = await startMockServer({
@@ -95,6 +101,7 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
       ...(flags.allowPrivateUrls === true ? { allowPrivateUrls: true } : {}),
       ...(config ? { config } : {}),
       ...(stateDir === undefined ? {} : { stateDir }),
+      ...(flags.repair === true ? { repair: true } : {}),
       ...(populate === undefined ? {} : { populate: { voices: populate, seed: seed ?? 1 } }),
     });
   } catch (error) {
@@ -123,13 +130,44 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   const keys = server.service.config.keys.map((k) => k.key).join(', ');
   const token =
     server.controlToken === undefined ? '' : `, header X-Mock-Control-Token: ${server.controlToken}`;
-  const kept = stateDir === undefined ? '' : `; state kept in ${resolve(stateDir)}`;
+  const kept =
+    stateDir === undefined ? '' : `; state kept in ${resolve(stateDir)}${restoredText(server.startup)}`;
+  for (const line of droppedLines(server.startup)) fail(line);
   // The token rides in the fragment, which a browser never sends: the page reads it from there.
   const dashboard = `${server.url}/__mock/${server.controlToken === undefined ? '' : `#token=${server.controlToken}`}`;
   write(
-    `voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/${token}; dashboard: ${dashboard} in a browser${kept})`,
+    `voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/${token}; dashboard: ${dashboard} in a browser${kept}${populatedText(server.startup, populate)})`,
   );
   return stopped;
+}
+
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** ": restored 12 voices and 3 uploads" (or "(a new state dir)" when it held nothing). */
+function restoredText(startup: MockServerStartup): string {
+  const restored = startup.restored;
+  if (!restored) return '';
+  if (restored.voices === 0 && restored.uploads === 0) return ' (empty)';
+  return `: restored ${count(restored.voices, 'voice')} and ${count(restored.uploads, 'upload')}`;
+}
+
+/** "; --populate 20 added 20 voices", or why it added none. */
+function populatedText(startup: MockServerStartup, asked: number | undefined): string {
+  if (asked === undefined || startup.populated === undefined) return '';
+  if (startup.populated === 0)
+    return `; --populate ${asked} skipped: the state dir already holds voices (it populates a new one only)`;
+  return `; --populate ${asked} added ${count(startup.populated, 'voice')}`;
+}
+
+/** What --repair dropped, one line each (stderr): the voices and uploads, and where the file went. */
+function droppedLines(startup: MockServerStartup): string[] {
+  return startup.dropped.map((entry) => {
+    const what = [
+      ...(entry.voiceIds.length > 0 ? [`voice ${entry.voiceIds.join(', ')}`] : []),
+      ...(entry.uploadKeys.length > 0 ? [`upload ${entry.uploadKeys.join(', ')}`] : []),
+    ].join(' and ');
+    return `voice-kit mock --repair: dropped ${what}: its recording ${entry.file} ${entry.problem} (moved into damaged/ when there)`;
+  });
 }
 
 /**
@@ -151,6 +189,13 @@ export async function main(
     write(helpText(line.command?.name));
     return 0;
   }
+  if (line.options.version === true) {
+    write(kitVersion());
+    return 0;
+  }
+  // `npm start --port 21050`: npm took the flag; never start as if it had not been given.
+  const slip = line.command ? npmSlip(line.command.name, line.flags, line.strays, env) : undefined;
+  if (slip !== undefined) return usage(fail, [slip], line.command?.name);
   if (line.command?.name === 'conformance') {
     // Imported only for this command: each module is startup time for the mock.
     const { conformanceCommand } = await import('./conformance.js');

@@ -12,7 +12,12 @@
 export { tempDirStorage } from '../mocks/node/file-storage.js';
 export { loadConfigFile } from '../mocks/node/load-config.js';
 export { resolveHost } from '../mocks/node/resolve-host.js';
-export { type MockServer, type MockServerOptions, startMockServer } from '../mocks/node/server.js';
+export {
+  type MockServer,
+  type MockServerOptions,
+  type MockServerStartup,
+  startMockServer,
+} from '../mocks/node/server.js';
 export { StateDirError } from '../mocks/node/state-dir-error.js';
 export type {
   ExchangeRecord,

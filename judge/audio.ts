@@ -32,49 +32,108 @@ const u32 = (b: Uint8Array, at: number) =>
   ((b[at] ?? 0) | ((b[at + 1] ?? 0) << 8) | ((b[at + 2] ?? 0) << 16) | ((b[at + 3] ?? 0) << 24)) >>> 0;
 const u16 = (b: Uint8Array, at: number) => (b[at] ?? 0) | ((b[at + 1] ?? 0) << 8);
 
-/** Sizes a streaming WAV may carry when the length is unknown up front. */
-const placeholderSizes = new Set([0, 0xffffffff, 0x7fffffff]);
+const maxWavHead = 64 * 1024;
+/** Sizes a streamed WAV may carry when its length is not known up front. */
+export const wavPlaceholderSizes: ReadonlySet<number> = new Set([0, 0xffffffff, 0x7fffffff]);
+
+/** The head of a WAV up to its data chunk, as its fields say. */
+export interface WavHead {
+  readonly riffSize: number;
+  readonly dataOffset: number;
+  readonly dataSize: number;
+  readonly blockAlign: number;
+  readonly byteRate: number;
+}
 
 /**
- * Check a RIFF/WAVE body: the magic, the fmt chunk, a data chunk, sizes that agree with the byte count
- * (a stream may carry placeholder sizes when `streamed`), and data that is a whole number of frames.
+ * The one WAV header reader of the judge: the head up to its data chunk, parsed, not yet complete
+ * (undefined: the proxy feeds it more bytes), or a problem (not RIFF, a linear fmt chunk whose fields
+ * disagree, no fmt before data). The suite's `checkWav` and the proxy's incremental watch both use it.
  */
-export function checkWav(bytes: Uint8Array, streamed: boolean): string[] {
-  const problems: string[] = [];
-  if (bytes.byteLength < 44) return [`a WAV body needs at least 44 bytes, got ${bytes.byteLength}`];
-  if (ascii(bytes, 0, 4) !== 'RIFF' || ascii(bytes, 8, 4) !== 'WAVE') {
-    return [`not RIFF/WAVE: starts with ${JSON.stringify(ascii(bytes, 0, 12))}`];
-  }
-  const riffSize = u32(bytes, 4);
-  if (riffSize !== bytes.byteLength - 8 && !(streamed && placeholderSizes.has(riffSize))) {
-    problems.push(
-      `RIFF size ${riffSize} does not match the body (${bytes.byteLength} bytes → ${bytes.byteLength - 8})`,
-    );
-  }
+export function readWavHead(b: Uint8Array): WavHead | string | undefined {
+  if (b.length < 12) return undefined;
+  if (ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WAVE')
+    return `not RIFF/WAVE: starts with ${JSON.stringify(ascii(b, 0, 12))}`;
   let at = 12;
   let blockAlign = 0;
-  let sawData = false;
-  while (at + 8 <= bytes.byteLength) {
-    const id = ascii(bytes, at, 4);
-    const size = u32(bytes, at + 4);
-    if (id === 'fmt ') blockAlign = u16(bytes, at + 20);
+  let byteRate = 0;
+  let fmtProblem: string | undefined;
+  while (at + 8 <= b.length) {
+    const id = ascii(b, at, 4);
+    const size = u32(b, at + 4);
     if (id === 'data') {
-      sawData = true;
-      const available = bytes.byteLength - at - 8;
-      const placeholder = streamed && placeholderSizes.has(size);
-      if (!placeholder && size > available)
-        problems.push(`data chunk claims ${size} bytes, ${available} present`);
-      const dataLen = placeholder ? available : Math.min(size, available);
-      if (blockAlign === 0) problems.push('no fmt chunk (or block align 0) before the data chunk');
-      else if (dataLen % blockAlign !== 0) {
-        problems.push(`data length ${dataLen} is not a multiple of block align ${blockAlign}`);
-      }
-      if (dataLen === 0) problems.push('the data chunk is empty');
-      break;
+      if (blockAlign === 0) return 'no fmt chunk (or block align 0) before the data chunk';
+      if (fmtProblem) return fmtProblem;
+      return { riffSize: u32(b, 4), dataOffset: at + 8, dataSize: size, blockAlign, byteRate };
+    }
+    if (id === 'fmt ') {
+      if (at + 8 + 16 > b.length) return undefined;
+      byteRate = u32(b, at + 16);
+      blockAlign = u16(b, at + 20);
+      fmtProblem = fmtInconsistency(
+        u16(b, at + 8),
+        u16(b, at + 10),
+        u32(b, at + 12),
+        byteRate,
+        blockAlign,
+        u16(b, at + 22),
+      );
     }
     at += 8 + size + (size % 2);
   }
-  if (!sawData) problems.push('no data chunk');
+  return b.length > maxWavHead ? `no data chunk in the first ${maxWavHead} bytes` : undefined;
+}
+
+/** WAVE_FORMAT_PCM, IEEE float and EXTENSIBLE: the formats whose fmt fields follow from one another. */
+const linearFormats = new Set([1, 3, 0xfffe]);
+
+/**
+ * What is inconsistent in a linear (PCM or float) fmt chunk: a player derives the sample rate from one
+ * field and the byte rate from another, so a header whose fields disagree plays at the wrong speed or
+ * not at all. Other codecs (ADPCM, µ-law …) have their own relations and are not judged.
+ */
+function fmtInconsistency(
+  format: number,
+  channels: number,
+  sampleRate: number,
+  byteRate: number,
+  blockAlign: number,
+  bits: number,
+): string | undefined {
+  if (!linearFormats.has(format)) return undefined;
+  if (channels === 0 || sampleRate === 0 || bits === 0)
+    return `the fmt chunk gives ${channels} channel(s), sample rate ${sampleRate} Hz, ${bits} bits per sample`;
+  const frame = channels * Math.ceil(bits / 8);
+  if (blockAlign !== frame)
+    return `the fmt chunk's block align is ${blockAlign}; ${channels} channel(s) × ${bits} bits make ${frame}`;
+  if (byteRate !== sampleRate * blockAlign)
+    return `the fmt chunk's byte rate is ${byteRate}; sample rate ${sampleRate} Hz × block align ${blockAlign} make ${sampleRate * blockAlign}`;
+  return undefined;
+}
+
+/**
+ * Check a RIFF/WAVE body whole: its head (readWavHead), sizes that agree with the byte count (a stream
+ * may carry placeholder sizes when `streamed`), and data that is a whole number of frames.
+ */
+export function checkWav(bytes: Uint8Array, streamed: boolean): string[] {
+  if (bytes.byteLength < 44) return [`a WAV body needs at least 44 bytes, got ${bytes.byteLength}`];
+  const head = readWavHead(bytes);
+  if (typeof head === 'string') return [head];
+  if (!head) return ['no data chunk'];
+  const problems: string[] = [];
+  if (head.riffSize !== bytes.byteLength - 8 && !(streamed && wavPlaceholderSizes.has(head.riffSize))) {
+    problems.push(
+      `RIFF size ${head.riffSize} does not match the body (${bytes.byteLength} bytes → ${bytes.byteLength - 8})`,
+    );
+  }
+  const available = bytes.byteLength - head.dataOffset;
+  const placeholder = streamed && wavPlaceholderSizes.has(head.dataSize);
+  if (!placeholder && head.dataSize > available)
+    problems.push(`data chunk claims ${head.dataSize} bytes, ${available} present`);
+  const dataLen = placeholder ? available : Math.min(head.dataSize, available);
+  if (dataLen % head.blockAlign !== 0)
+    problems.push(`data length ${dataLen} is not a multiple of block align ${head.blockAlign}`);
+  if (dataLen === 0) problems.push('the data chunk is empty');
   return problems;
 }
 

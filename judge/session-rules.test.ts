@@ -54,6 +54,8 @@ function session(options: Partial<JudgeOptions> = {}) {
         status,
         responseJson: status === 200 ? ok(null) : refused(10001),
       }),
+    /** A request of another key (its own scope). */
+    other: () => step({ requestHeaders: { 'x-api-key': 'other', 'content-type': 'application/json' } }),
     speak: (body: Record<string, unknown>, status = 200) =>
       step({
         operationId: 'synthesizeSpeech',
@@ -127,6 +129,15 @@ describe('session rules', () => {
     s.save('b', 400);
     expect(ids(s.list(['a'], 2))).toEqual(['session.free-uses']);
     expect(ids(s.list(['a'], 2))).toEqual([]);
+  });
+
+  it('without a keys map, a count that fell further than this key explains is no evidence once two keys are seen', () => {
+    const s = session();
+    s.list([], 3);
+    s.other();
+    expect(ids(s.list([], 2))).toEqual([]);
+    s.save('a');
+    expect(ids(s.list(['a'], 2))).toEqual(['session.free-uses']); // a creation that used none: still judged
   });
 
   it('judge a refusal of a saved voice only for an otherwise valid request', () => {

@@ -54,6 +54,7 @@ export function judgeSession(
 ): void {
   const key = apiKeyOf(facts);
   if (!key || facts.status === 401) return;
+  session.sawKey(key);
   const scope = session.scope(key);
   const sure = (voice: string | undefined): Severity =>
     opts.completeView || (voice !== undefined && opts.ownVoice?.(voice)) ? 'must' : 'should';
@@ -248,6 +249,8 @@ function freeUseRules(
   const made = before.creations.length;
   const expected = Math.max(0, before.count - made);
   if (count === expected) return;
+  // Fewer left than expected may be another key's creation on the same account, unknown without `keys`.
+  if (count < expected && session.accountsUncertain) return;
   const severity: Severity = opts.completeView ? 'must' : 'should';
   const evidence = { exchange: before.at, what: `remainingFreeCloneCount ${before.count}` };
   const between = `${made} creation(s)${made ? ` (exchange ${before.creations.join(', ')})` : ''}, ${before.refused.length} refused, ${before.uploads.length} upload(s)`;

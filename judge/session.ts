@@ -82,8 +82,24 @@ export class Session {
   readonly objectKeys = new Map<string, { readonly tenancy: string; readonly at: number }>();
   /** How many exchanges were recorded. */
   exchanges = 0;
+  /** Masks of the keys seen (at most a few are counted: only "more than one" matters). */
+  private readonly keysSeen = new Set<string>();
 
   constructor(private readonly keys: Readonly<Record<string, KeyScope>> | undefined) {}
+
+  /** Note a key that sent a request. */
+  sawKey(key: string): void {
+    if (this.keysSeen.size < 8) this.keysSeen.add(maskKey(key));
+  }
+
+  /**
+   * Whether another key seen may share this key's billing account unknown to the model: without a
+   * `keys` map, two keys seen may be one account, so a count that fell further than this key's
+   * creations explain is no evidence.
+   */
+  get accountsUncertain(): boolean {
+    return this.keys === undefined && this.keysSeen.size > 1;
+  }
 
   /** Whether the keys are known, so that scopes can be compared across keys. */
   get knowsTenancy(): boolean {

@@ -106,23 +106,35 @@ export class MultipartCounter {
         // Transport padding (spaces, tabs) may follow a delimiter before its CRLF.
         const eol = buf.indexOf('\r\n');
         if (eol < 0) {
-          if (buf.length > 256) return this.fail('a boundary line that does not end');
+          if (buf.length > 256) {
+            this.fail('a boundary line that does not end');
+            return;
+          }
           this.carry = Buffer.from(buf);
           return;
         }
-        if (buf.toString('latin1', 0, eol).trim() !== '') return this.fail('text after a boundary');
+        if (buf.toString('latin1', 0, eol).trim() !== '') {
+          this.fail('text after a boundary');
+          return;
+        }
         buf = buf.subarray(eol + 2);
         this.state = 'head';
       } else if (this.state === 'head') {
         const end = buf.indexOf(crlfcrlf);
         const emptyHead = buf.length >= 2 && buf[0] === 13 && buf[1] === 10;
         if (end < 0 && !emptyHead) {
-          if (buf.length > maxHeadBytes) return this.fail(`a part head longer than ${maxHeadBytes} bytes`);
+          if (buf.length > maxHeadBytes) {
+            this.fail(`a part head longer than ${maxHeadBytes} bytes`);
+            return;
+          }
           this.carry = Buffer.from(buf);
           return;
         }
         const headEnd = emptyHead ? 0 : end;
-        if (this.parts.length >= maxParts) return this.fail(`more than ${maxParts} parts`);
+        if (this.parts.length >= maxParts) {
+          this.fail(`more than ${maxParts} parts`);
+          return;
+        }
         const part: PartCount = { ...disposition(buf.toString('utf8', 0, headEnd)), bytes: 0 };
         if (part.filename === undefined) part.text = '';
         this.parts.push(part);

@@ -41,6 +41,14 @@ describe('audio checks', () => {
     ).toBe(true);
   });
 
+  it("reads the head with the judge's one WAV reader: a byte rate that disagrees with the sample rate", () => {
+    const b = wav(4800);
+    new DataView(b.buffer).setUint32(28, 44_100 * 2, true);
+    expect(checkWav(b, false)).toEqual([
+      expect.stringMatching(/byte rate is 88200; sample rate 48000 Hz × block align 4/),
+    ]);
+  });
+
   it('allows placeholder sizes only in a stream', () => {
     const b = wav(4800);
     new DataView(b.buffer).setUint32(4, 0xffffffff, true);

@@ -6,7 +6,7 @@ import { type Failure, fail, failureAnswer, isFailure, render } from './answer/e
 import type { CoreRequest, OperationContext, ServiceDeps, Soon } from './context.js';
 import { operations } from './operation-table.js';
 import { unixSeconds } from './platform/clock.js';
-import { drain, readJsonBody } from './request/request-body.js';
+import { drain, jsonBodyCap, readJsonBody } from './request/request-body.js';
 import {
   applyFaults,
   noPreferences,
@@ -41,6 +41,8 @@ export interface Handled {
   operationId: OperationId | null;
   /** A synthesis request's key and JSON body, for the request log to send it again (replay). */
   sent?: { key: string; body: unknown };
+  /** The JSON body as read, valid or not, for the request journal; undefined without one. */
+  received?: unknown;
 }
 
 const synthesisOperations: ReadonlySet<OperationId> = new Set(['synthesizeSpeech', 'streamSpeech']);
@@ -88,13 +90,19 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   }
   if (!caller) return flow.respond(fail('missingApiKey'), false);
   flow.caller = caller;
+  if (route.malformedParam !== undefined) {
+    const value = route.pathParams[route.malformedParam] ?? '';
+    const message = `${route.malformedParam} ${JSON.stringify(value.slice(0, 64))} is not valid percent-encoding`;
+    return flow.respond(fail('invalidRequest', message));
+  }
   const { query } = target;
   flow.query = query;
   const queryFindings = validateQuery(operationId, query);
   if (queryFindings.length > 0) return flow.respond(findingsFailure('query', queryFindings, query));
   if (!jsonOperations.has(operationId)) return flow.operate();
-  return readJsonBody(request).then((body) => {
+  return readJsonBody(request, jsonBodyCap(deps.config.maxTextLength)).then((body) => {
     if (isFailure(body)) return flow.respond(body);
+    flow.received = body;
     const bodyFindings = validateJsonBody(operationId, body);
     if (bodyFindings.length > 0) return flow.respond(findingsFailure('body', bodyFindings, body));
     flow.body = body;
@@ -112,6 +120,8 @@ class Flow implements OperationContext {
   query: Readonly<Record<string, string>> = noQuery;
   preferences: Preferences = noPreferences;
   body: unknown;
+  /** The JSON body as read, before it was validated (the journal shows what was sent, valid or not). */
+  received: unknown;
 
   constructor(
     readonly operationId: OperationId,
@@ -145,6 +155,7 @@ class Flow implements OperationContext {
     const handled: Handled = { answer: isFailure(answer) ? render(answer) : answer, operationId };
     if (this.body !== undefined && synthesisOperations.has(operationId))
       handled.sent = { key: this.caller.key, body: this.body };
+    if (this.received !== undefined) handled.received = this.received;
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
     const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;
@@ -175,7 +186,7 @@ function jsonOf(answer: Answer): string | undefined {
 
 /**
  * Checks a JSON answer with the judge's exchange rules (judge/: envelope, schema, stated pairs, status,
- * Content-Type, list pages); a violation is a bug of the mock, so it becomes a loud 500/10000 (and is
+ * Content-Type, list pages), held to the kit's own recorded choices where the spec is open; a violation is a bug of the mock, so it becomes a loud 500/10000 (and is
  * reported to the logger and the caller's list). The request is not at hand here: the rules that judge
  * it (a missing key, request and session rules) are the suite's and the proxy's.
  */
@@ -187,21 +198,24 @@ export async function checkResponse(
   const text = jsonOf(answer);
   if (text === undefined || !(answer instanceof BytesAnswer)) return answer;
   const headers = Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k.toLowerCase(), v]));
-  const verdicts = judgeAnswer({
-    seq: 0,
-    operationId,
-    method: '',
-    path: '',
-    query: {},
-    requestHeaders: {},
-    requestJson: { kind: 'none' },
-    form: undefined,
-    status: answer.status,
-    responseHeaders: headers,
-    responseJson: { kind: 'json', value: JSON.parse(text) },
-    audio: undefined,
-    timing: { waitMs: 0, spanMs: 0, chunks: 1 },
-  }).filter((v) => v.rule !== 'auth.missing-key');
+  const verdicts = judgeAnswer(
+    {
+      seq: 0,
+      operationId,
+      method: '',
+      path: '',
+      query: {},
+      requestHeaders: {},
+      requestJson: { kind: 'none' },
+      form: undefined,
+      status: answer.status,
+      responseHeaders: headers,
+      responseJson: { kind: 'json', value: JSON.parse(text) },
+      audio: undefined,
+      timing: { waitMs: 0, spanMs: 0, chunks: 1 },
+    },
+    { ownChoices: true, requestUnknown: true },
+  );
   if (verdicts.length === 0) return answer;
   const detail = verdicts.map((v) => `${v.rule} (${v.section}): ${v.seen}`).join('; ');
   const violation = `${operationId} answered HTTP ${answer.status} that breaks the contract: ${detail}`;

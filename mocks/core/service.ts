@@ -3,8 +3,9 @@ import { parseConfig } from '../config/parse-config.js';
 import type { MockConfig, MockConfigInput } from '../config/types.js';
 import { type Answer, asResponse, StreamAnswer } from './answer/answer.js';
 import { failureAnswer } from './answer/envelope.js';
+import { FairTurns } from './answer/fair-turns.js';
 import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
-import { handleControl } from './control/control-api.js';
+import { type Controls, handleControl } from './control/control-api.js';
 import { type PopulateOptions, type PopulateResult, populateVoices } from './control/populate.js';
 import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
 import { type Clock, manualClock } from './platform/clock.js';
@@ -12,7 +13,9 @@ import { lazyAudioEngine } from './platform/lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './platform/pinned-storage.js';
 import { createSigner, randomSecret, seedSecret } from './platform/signer.js';
 import { memoryStorage, type Storage } from './platform/storage.js';
+import { warmUp } from './platform/warm-up.js';
 import { type Target, targetOf } from './request/target.js';
+import { keepExchange } from './state/exchange.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
 import { clockChange, persistedState, snapshotChange, urlSecretChange } from './state/persisted-rows.js';
 import { memoryStore, type StateChange, type StateRow, type StateStore } from './state/state-store.js';
@@ -103,6 +106,12 @@ export interface MockService {
   populate(options: PopulateOptions): Promise<PopulateResult>;
   /** Resolves once the service is ready to answer (its `populate` option done); rejects if that failed. */
   readonly ready: Promise<void>;
+  /**
+   * Sends a short stream request nobody hears through a throwaway service with the same config and
+   * audio engine, so the first real stream is as quick as the next (the Node server calls it once it
+   * listens). Changes no state and no answer; only the engine's memos (`state.caches.engine`) fill.
+   */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -134,78 +143,58 @@ const consoleLogger: Logger = {
   error: (message, detail) => console.error(`[voice-kit mock] ${message}`, detail ?? ''),
 };
 
-/**
- * Creates the mock service: one Fetch handler that every adapter (Node server, MSW, in-process) calls.
- *
- * @example
- * const service = createMockService({ validateResponses: true });
- * const res = await service.fetch(new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } }));
- */
-export function createMockService(options: MockServiceOptions = {}): MockService {
+/** How far the clock was advanced since the last reset: kept by a durable store, changed by every step. */
+interface ClockShift {
+  ms: number;
+}
+
+/** The configuration a service runs with: the checked config, with `allowPrivateUrls` applied. */
+function configOf(options: MockServiceOptions): MockConfig {
   const parsed = parseConfig(options.config ?? {});
-  const config =
-    options.allowPrivateUrls === undefined
-      ? parsed
-      : { ...parsed, allowPrivateUrls: options.allowPrivateUrls };
-  const seed = options.seed ?? 42;
-  const audio = options.audio ?? lazyAudioEngine();
-  const state = new MockState(config, audio.caches);
-  const logger = options.logger ?? consoleLogger;
-  const violations: string[] = [];
-  const store = options.persistence?.store ?? memoryStore();
-  // Read before anything else: rows that do not make a valid state throw here (the adapter reports them).
-  const persisted = options.persistence ? persistedState(options.persistence.rows) : undefined;
-  const clock = options.clock ?? manualClock();
-  /** How far the clock was advanced since the last reset: kept by a durable store. */
-  let clockAdvancedMs = 0;
-  if (persisted?.stored) {
-    state.restore(persisted.snapshot);
-    clockAdvancedMs = persisted.clockAdvancedMs;
-    clock.advance(clockAdvancedMs);
-  }
-  // A voice_url must still verify after a restart: a durable store keeps the random signing secret.
-  let urlSecret = options.seed === undefined ? persisted?.urlSecret : seedSecret(seed);
-  const secretToKeep = urlSecret === undefined && store.durable ? randomSecret() : undefined;
-  urlSecret ??= secretToKeep ?? randomSecret();
-  /**
-   * Makes a change durable before the answer that reports it is built. When the store cannot write
-   * it, memory goes back to what the store holds (so memory never runs ahead of disk) and the
-   * operation fails with an error, answered as a 500 in the envelope.
-   */
-  const persist = (change: StateChange): Promise<void> => {
+  return options.allowPrivateUrls === undefined
+    ? parsed
+    : { ...parsed, allowPrivateUrls: options.allowPrivateUrls };
+}
+
+/**
+ * Makes a change durable before the answer that reports it is built. When the store cannot write
+ * it, memory goes back to what the store holds (so memory never runs ahead of disk) and the
+ * operation fails with an error, answered as a 500 in the envelope.
+ */
+function persister(
+  store: StateStore,
+  state: MockState,
+  clock: Clock,
+  shift: ClockShift,
+  logger: Logger,
+): (change: StateChange) => Promise<void> {
+  return (change) => {
     if (!store.durable) return done;
     return store.commit(change).catch(async (error: unknown) => {
       try {
         const back = persistedState(await store.read());
         state.restore(back.snapshot);
         clock.reset?.();
-        clockAdvancedMs = back.clockAdvancedMs;
-        clock.advance(clockAdvancedMs);
+        shift.ms = back.clockAdvancedMs;
+        clock.advance(shift.ms);
       } catch (readError) {
         logger.error('the state store cannot be read back after a failed write', readError);
       }
       throw new Error(`the state could not be stored, nothing was changed: ${(error as Error).message}`);
     });
   };
-  const deps: ServiceDeps = {
-    config,
-    callers: callersOf(config.keys),
-    seed,
-    state,
-    logger,
-    clock,
-    storage: pinnedStorage(options.storage ?? memoryStorage()),
-    persist,
-    signer: createSigner(seedSecret(seed), state.caches.signatures),
-    // Without an explicit seed nobody can forge a voice_url; with one, runs are reproducible instead.
-    urlSigner: createSigner(urlSecret, state.caches.urlSignatures),
-    audio,
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    resolveHost: options.resolveHost,
-    sleep: options.sleep ?? defaultSleep,
-  };
+}
+
+/** What the control API and the service's own methods can do: reset, snapshot, restore, the clock, populate. */
+function controlsOf(
+  deps: ServiceDeps,
+  store: StateStore,
+  shift: ClockShift,
+  answer: (request: CoreRequest) => Soon<Answer>,
+): Controls {
+  const { state, persist } = deps;
   const storage = deps.storage as PinnedStorage;
-  const controls = {
+  return {
     reset: async () => {
       // The bytes of what the reset drops go, and only those: an upload or a save in flight lands in
       // the new state with its bytes (clearing the whole storage here lost an acknowledged upload's).
@@ -213,14 +202,14 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       const since = storage.stamp();
       state.reset();
       deps.clock.reset?.();
-      clockAdvancedMs = 0;
+      shift.ms = 0;
       await persist(snapshotChange(state.snapshot(), 0));
       await storage.removeDropped(dropped, since);
     },
     advanceClock: async (ms: number) => {
       deps.clock.advance(ms);
-      clockAdvancedMs += ms;
-      await persist(clockChange(clockAdvancedMs));
+      shift.ms += ms;
+      await persist(clockChange(shift.ms));
     },
     snapshot: () => {
       const snapshot = state.snapshot();
@@ -240,33 +229,134 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       return persist(snapshotChange(snapshot)).then(removeUnused);
     },
     populate: (populate: PopulateOptions) => populateVoices(deps, populate),
-    answer: (request: CoreRequest) => answer(request),
+    answer,
   };
-  if (secretToKeep !== undefined) void persist(urlSecretChange(secretToKeep)).catch(() => {});
+}
+
+/** The voices the populate option asks for, made before requests are answered; undefined when none are due. */
+function populating(
+  options: MockServiceOptions,
+  controls: Controls,
+  state: MockState,
+  logger: Logger,
+  done: () => void,
+): Promise<void> | undefined {
+  if (!options.populate || state.voices.lastSequence !== 0) return undefined;
+  return controls.populate(options.populate).then(
+    () => done(),
+    (error: unknown) => {
+      // The mock still answers, without the voices: the failure is reported and `ready` rejects.
+      done();
+      logger.error('populating the mock failed', error);
+      throw error;
+    },
+  );
+}
+
+/**
+ * Creates the mock service: one Fetch handler that every adapter (Node server, MSW, in-process) calls.
+ *
+ * @example
+ * const service = createMockService({ validateResponses: true });
+ * const res = await service.fetch(new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } }));
+ */
+export function createMockService(options: MockServiceOptions = {}): MockService {
+  const config = configOf(options);
+  const seed = options.seed ?? 42;
+  const audio = options.audio ?? lazyAudioEngine();
+  const state = new MockState(config, audio.caches);
+  const logger = options.logger ?? consoleLogger;
+  const store = options.persistence?.store ?? memoryStore();
+  // Read before anything else: rows that do not make a valid state throw here (the adapter reports them).
+  const persisted = options.persistence ? persistedState(options.persistence.rows) : undefined;
+  const clock = options.clock ?? manualClock();
+  const shift: ClockShift = { ms: 0 };
+  if (persisted?.stored) {
+    state.restore(persisted.snapshot);
+    shift.ms = persisted.clockAdvancedMs;
+    clock.advance(shift.ms);
+  }
+  // A voice_url must still verify after a restart: a durable store keeps the random signing secret.
+  let urlSecret = options.seed === undefined ? persisted?.urlSecret : seedSecret(seed);
+  const secretToKeep = urlSecret === undefined && store.durable ? randomSecret() : undefined;
+  urlSecret ??= secretToKeep ?? randomSecret();
+  const persist = persister(store, state, clock, shift, logger);
+  const sleep = options.sleep ?? defaultSleep;
+  const deps: ServiceDeps = {
+    config,
+    callers: callersOf(config.keys),
+    seed,
+    state,
+    logger,
+    clock,
+    storage: pinnedStorage(options.storage ?? memoryStorage()),
+    persist,
+    signer: createSigner(seedSecret(seed), state.caches.signatures),
+    // Without an explicit seed nobody can forge a voice_url; with one, runs are reproducible instead.
+    urlSigner: createSigner(urlSecret, state.caches.urlSignatures),
+    audio,
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    resolveHost: options.resolveHost,
+    sleep,
+    turns: new FairTurns(sleep),
+  };
+  const violations: string[] = [];
+  const answerNow = answerer(deps, options.validateResponses === true, violations, () => controls);
   // Requests wait for the voices the populate option asks for.
-  let ready: Promise<void> | undefined =
-    options.populate && state.voices.lastSequence === 0
-      ? controls.populate(options.populate).then(
-          () => {
-            ready = undefined;
-          },
-          (error: unknown) => {
-            // The mock still answers, without the voices: the failure is reported and `ready` rejects.
-            ready = undefined;
-            logger.error('populating the mock failed', error);
-            throw error;
-          },
-        )
-      : undefined;
+  const answer = (request: CoreRequest): Soon<Answer> => {
+    if (!ready) return answerNow(request);
+    const again = () => answer(request);
+    return ready.then(again, again);
+  };
+  const controls = controlsOf(deps, store, shift, answer);
+  if (secretToKeep !== undefined) void persist(urlSecretChange(secretToKeep)).catch(() => {});
+  let ready = populating(options, controls, state, logger, () => {
+    ready = undefined;
+  });
   const readyPromise = ready ?? done;
   readyPromise.catch(() => {});
 
+  return {
+    config,
+    clock: deps.clock,
+    state,
+    responseViolations: violations,
+    ...controls,
+    // Closures, not methods: `fetch: service.fetch` (handed to a client or the conformance runner)
+    // must work unbound.
+    fetch: async (request) => asResponse(await answer(request)),
+    answer,
+    ready: readyPromise,
+    warm: () =>
+      warmUp(
+        createMockService({ config: options.config ?? {}, audio, logger: { error: () => {} } }),
+        config.keys[0]?.key,
+      ),
+    close: async () => {
+      await deps.storage.close();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * The service's answer to one request, once it is ready: parsed once (the router, the operation and
+ * the request log all read the target), routed to the control API or the pipeline, checked against
+ * the YAML when `validateResponses`, and logged. Never rejects for a request: a bug is a 500.
+ */
+function answerer(
+  deps: ServiceDeps,
+  validateResponses: boolean,
+  violations: string[],
+  controls: () => Controls,
+): (request: CoreRequest) => Soon<Answer> {
+  const { state, logger } = deps;
+
   function handle(request: CoreRequest, target: Target): Soon<Handled> {
     if (target.control) {
-      return handleControl(request, deps, controls).then((answer) => ({ answer, operationId: null }));
+      return handleControl(request, deps, controls()).then((answer) => ({ answer, operationId: null }));
     }
     const handled = runPipeline(request, deps, target);
-    const { validateResponses } = options;
     if (!validateResponses) return handled;
     return Promise.resolve(handled).then(async (handled) => {
       if (!handled.operationId) return handled;
@@ -288,13 +378,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     };
   }
 
-  function answer(request: CoreRequest): Soon<Answer> {
-    if (ready)
-      return ready.then(
-        () => answer(request),
-        () => answer(request),
-      );
-    // Parsed once per request: the router, the operation and the request log all read it.
+  return (request) => {
     let target: Target;
     try {
       target = targetOf(request.url, state.caches.targets);
@@ -304,10 +388,17 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     const started = performance.now();
     const logged = (handled: Handled): Answer => {
       if (!target.control) {
-        const { answer } = handled;
-        const durationMs = Math.round((performance.now() - started) * 10) / 10;
-        const entry = logEntry(request, handled, deps, target.pathname, durationMs);
-        state.requests.add(entry, answer instanceof StreamAnswer ? answer : undefined, handled.sent);
+        // The log never costs an answer: a line that cannot be made is reported, the answer still goes.
+        try {
+          const { answer } = handled;
+          const durationMs = Math.round((performance.now() - started) * 10) / 10;
+          const entry = logEntry(request, handled, deps, target.pathname, durationMs);
+          const streamed = answer instanceof StreamAnswer ? answer : undefined;
+          const exchange = keepExchange(request, answer, handled.received);
+          state.requests.add(entry, streamed, handled.sent, exchange);
+        } catch (error) {
+          logger.error(`the request log could not record ${request.method} ${target.pathname}`, error);
+        }
       }
       return handled.answer;
     };
@@ -320,22 +411,5 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     // An answer made at once goes back at once: no promise for a list answered from memory.
     if (!(handled instanceof Promise)) return logged(handled);
     return handled.then(logged, (error: unknown) => logged(unexpected(request, error)));
-  }
-
-  return {
-    config,
-    clock: deps.clock,
-    state,
-    responseViolations: violations,
-    ...controls,
-    // Closures, not methods: `fetch: service.fetch` (handed to a client or the conformance runner)
-    // must work unbound.
-    fetch: async (request) => asResponse(await answer(request)),
-    answer,
-    ready: readyPromise,
-    close: async () => {
-      await deps.storage.close();
-      await store.close();
-    },
   };
 }

@@ -6,7 +6,7 @@
  * - page.ts: the frame (clock, live status, token form, result line, dialog); dom.ts builds elements
  * - feedback.ts: asking before an action, saying how it went
  * - actions-bar.ts: the header's actions
- * - state-panels.ts (voice-cards.ts): voices, uploads, quotas and the ledger
+ * - state-panels.ts (voice-cards.ts): voices, uploads, quotas and the ledger; state-poll.ts reads them
  * - request-log.ts (log-row.ts): the request log, its filters, curl and play
  */
 import { createActionsBar } from './actions-bar.js';
@@ -16,7 +16,7 @@ import { createFeedback } from './feedback.js';
 import { createPage } from './page.js';
 import { createRequestLog } from './request-log.js';
 import { createStatePanels } from './state-panels.js';
-import type { StateView } from './state-view.js';
+import { statePoll } from './state-poll.js';
 
 const pollMs = 1000;
 
@@ -54,10 +54,11 @@ document.body.append(
 
 const { live, tokenForm } = page;
 let polling: Promise<void> | undefined;
+const readState = statePoll(client);
 
 async function pollOnce() {
   try {
-    const view = await client.json<StateView>('/__mock/state');
+    const view = await readState();
     await requestLog.update(view.requests.clears);
     state.draw(view);
     live.textContent = 'live';

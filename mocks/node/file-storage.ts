@@ -3,18 +3,28 @@ import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Storage } from '../core/platform/storage.js';
+import { sweepOrphans, tempPrefix, writeOwner } from './temp-dir-owner.js';
 
 const safeName = (id: string): string => id.replace(/[^A-Za-z0-9_-]/g, '_');
 
+/** A fresh temporary directory, with this process written inside as its owner (temp-dir-owner.ts). */
+async function ownedTempDir(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), tempPrefix));
+  await writeOwner(directory);
+  return directory;
+}
+
 /**
  * Storage in a fresh temporary directory (os.tmpdir()/voice-kit-*), so uploaded bytes never sit on the
- * JS heap of the Node server; close() removes the directory.
+ * JS heap of the Node server; close() removes the directory. At start it removes the directories of
+ * mocks that were killed before they could (their owner process is gone).
  *
  * @example
  * const storage = await tempDirStorage(); // ... later: await storage.close();
  */
 export async function tempDirStorage(): Promise<Storage & { readonly directory: string }> {
-  let directory = await mkdtemp(join(tmpdir(), 'voice-kit-'));
+  await sweepOrphans(tmpdir());
+  let directory = await ownedTempDir();
   const pathOf = (id: string) => join(directory, safeName(id));
   return {
     get directory() {
@@ -62,7 +72,7 @@ export async function tempDirStorage(): Promise<Storage & { readonly directory: 
     remove: (id) => rm(pathOf(id), { force: true }),
     async clear() {
       await rm(directory, { recursive: true, force: true });
-      directory = await mkdtemp(join(tmpdir(), 'voice-kit-'));
+      directory = await ownedTempDir();
     },
     close: () => rm(directory, { recursive: true, force: true }),
   };

@@ -5,7 +5,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { youngSweep } from '../../common/young-sweep.js';
 import type { CoreRequest } from '../core/context.js';
 import { BodyStalled, type DiscardingBody } from '../core/request/request-body.js';
-import { KeptMap } from '../core/state/kept-map.js';
 
 /** Requests whose body stalled (no byte for the body timeout): their connection is closed after the 408. */
 export const stalledRequests = new WeakSet<IncomingMessage>();
@@ -90,28 +89,46 @@ const smallBodyBytes = 65_536;
 /**
  * The absolute URLs of recent requests per origin and path, kept by one server: clients repeat the
  * same few, and one string made once is cheaper than joining (and later flattening) a new one per
- * request. Bounded: emptied when full.
+ * request. Bounded by bytes whatever clients send: only paths and origins of at most `maxChars`
+ * characters are kept, at most `capacity` of them in all origins together (emptied when full), so a
+ * client that sends 16 KB paths through 64 Host values keeps nothing (that grew a mock by ~1 GB).
  */
 export class RecentUrls {
-  private readonly byOrigin = new KeptMap<string, KeptMap<string, string>>(64);
+  private readonly byOrigin = new Map<string, Map<string, string>>();
+  private size = 0;
 
-  /** The absolute URL of a request that came with this origin (its Host). */
-  of(req: IncomingMessage, origin: string): string {
-    const path = req.url ?? '/';
+  constructor(
+    readonly capacity = 4096,
+    readonly maxChars = 256,
+  ) {}
+
+  /** The absolute URL of a request target that came with this origin (its Host). */
+  of(target: string, origin: string): string {
     // The usual origin-form path joins the origin as is; anything else (absolute-form, `//x`) goes
     // through URL resolution.
-    if (!path.startsWith('/') || path.startsWith('//')) return new URL(path, origin).href;
+    if (!target.startsWith('/') || target.startsWith('//')) return new URL(target, origin).href;
+    if (target.length > this.maxChars || origin.length > this.maxChars) return origin + target;
     let hrefs = this.byOrigin.get(origin);
+    let href = hrefs?.get(target);
+    if (href !== undefined) return href;
+    if (this.size >= this.capacity) {
+      this.byOrigin.clear();
+      this.size = 0;
+      hrefs = undefined;
+    }
     if (!hrefs) {
-      hrefs = new KeptMap(512);
+      hrefs = new Map();
       this.byOrigin.set(origin, hrefs);
     }
-    let href = hrefs.get(path);
-    if (href === undefined) {
-      href = origin + path;
-      hrefs.set(path, href);
-    }
+    href = origin + target;
+    hrefs.set(target, href);
+    this.size += 1;
     return href;
+  }
+
+  /** How many URLs are kept now (for tests of the bound). */
+  get kept(): number {
+    return this.size;
   }
 }
 
@@ -166,6 +183,13 @@ class NodeHeaders {
 
   get(name: string): string | null {
     return rawHeader(this.#raw, name);
+  }
+
+  /** Every header, as Fetch's `Headers.forEach` gives them: the request journal lists them when asked. */
+  forEach(callback: (value: string, name: string) => void): void {
+    const raw = this.#raw;
+    for (let i = 0; i + 1 < raw.length; i += 2)
+      callback(raw[i + 1] as string, (raw[i] as string).toLowerCase());
   }
 }
 

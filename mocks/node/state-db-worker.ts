@@ -18,7 +18,7 @@ export const stateSchemaVersion = 1;
 
 /** What the server's thread asks. */
 export type DbRequest =
-  | { id: number; op: 'open'; dbPath: string; directory: string }
+  | { id: number; op: 'open'; dbPath: string; directory: string; unmarked?: boolean }
   | {
       id: number;
       op: 'write';
@@ -43,6 +43,9 @@ const whatToDo = (directory: string) =>
   `move ${directory} aside (or restore it from a backup, see docs/persistence.md) and start again; the mock does not start on a damaged state dir`;
 
 class Refusal extends Error {}
+
+const notOurs = (directory: string, dbPath: string) =>
+  `${directory} is no voice-kit state dir (it has no voice-kit-state.json, and ${dbPath} is not a voice-kit state database); give --state-dir a new or empty directory, e.g. .voice-kit-state`;
 
 /** The content-addressed recordings (files named by a SHA-256) in an audio folder; none when it is missing. */
 function audioFilesIn(audioDir: string): string[] {
@@ -85,7 +88,7 @@ function readAll(database: DatabaseSync) {
 }
 
 /** Opens, locks and checks the database; removes object rows no state row names (a crash's leftovers). */
-async function open(dbPath: string, directory: string): Promise<DbReply & { id: 0 }> {
+async function open(dbPath: string, directory: string, unmarked = false): Promise<DbReply & { id: 0 }> {
   let DatabaseSyncClass: typeof DatabaseSync;
   try {
     DatabaseSyncClass = (await loadSqlite()).DatabaseSync;
@@ -118,6 +121,9 @@ async function open(dbPath: string, directory: string): Promise<DbReply & { id: 
       throw new Refusal(
         `${dbPath} was written by a newer voice-kit (state layout ${version}; this one reads up to ${stateSchemaVersion}); upgrade voice-kit, or start with another --state-dir`,
       );
+    // No marker: only a state dir of the layout before it (a state.db of ours) is taken, and before
+    // anything here changes the file (journal_mode would rewrite another program's database).
+    if (unmarked && version !== stateSchemaVersion) throw new Refusal(notOurs(directory, dbPath));
     // WAL: a commit appends to the log instead of rewriting pages; FULL: the log is fsynced at every
     // commit, so an answer sent after a commit survives kill -9 and a power cut alike (NORMAL would
     // lose the last commits on a power cut).
@@ -172,6 +178,7 @@ async function open(dbPath: string, directory: string): Promise<DbReply & { id: 
   } catch (error) {
     database.close();
     if (error instanceof Refusal) throw error;
+    if (unmarked) throw new Refusal(notOurs(directory, dbPath));
     // One line: SQLite's integrity check reports several problems over several lines.
     const problem = (error as Error).message.replace(/\s*\n\s*/g, '; ');
     throw new Refusal(`${dbPath} cannot be read (${problem}); ${whatToDo(directory)}`);
@@ -231,7 +238,7 @@ function flush(): void {
 port.on('message', (request: DbRequest) => {
   switch (request.op) {
     case 'open':
-      open(request.dbPath, request.directory).then(
+      open(request.dbPath, request.directory, request.unmarked).then(
         (opened) => reply({ ...opened, id: request.id }),
         (error: unknown) => reply({ id: request.id, error: (error as Error).message }),
       );

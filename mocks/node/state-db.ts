@@ -37,7 +37,7 @@ function workerOf(): Worker {
  * @example
  * const db = await startStateDb('/srv/state/state.db', '/srv/state');
  */
-export async function startStateDb(dbPath: string, directory: string): Promise<StateDb> {
+export async function startStateDb(dbPath: string, directory: string, unmarked = false): Promise<StateDb> {
   const worker = workerOf();
   worker.unref();
   let next = 1;
@@ -67,7 +67,7 @@ export async function startStateDb(dbPath: string, directory: string): Promise<S
       worker.postMessage({ ...request, id });
     });
   };
-  const opened = await ask({ op: 'open', dbPath, directory });
+  const opened = await ask({ op: 'open', dbPath, directory, unmarked });
   if (opened.error !== undefined) {
     await worker.terminate();
     throw new StateDirError(opened.error);

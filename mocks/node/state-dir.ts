@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Storage, StorageWriter } from '../core/platform/storage.js';
 import type { StateRow, StateStore } from '../core/state/state-store.js';
 import { type StateDb, startStateDb } from './state-db.js';
 import { StateDirError } from './state-dir-error.js';
+import { collectGarbage, inspectStateDir, writeMarker } from './state-dir-layout.js';
 
 /** A state directory, open and locked: its rows as read at start, its store and its audio storage. */
 export interface StateDir {
@@ -45,37 +46,73 @@ async function sha256Of(path: string): Promise<string> {
 const whatToDo = (directory: string) =>
   `move ${directory} aside (or restore it from a backup, see docs/persistence.md) and start again; the mock does not start on a damaged state dir`;
 
+/** Options of openStateDir. */
+export interface OpenStateDirOptions {
+  /**
+   * Start without the entries whose audio file is missing or damaged (each listed in `dropped`), the
+   * damaged files moved into `<dir>/damaged/`; without it such a dir is refused.
+   */
+  readonly repair?: boolean;
+}
+
+/** A recording a row names that is missing or damaged, and what names it. */
+export interface DroppedEntry {
+  readonly file: string;
+  readonly problem: string;
+  readonly voiceIds: readonly string[];
+  readonly uploadKeys: readonly string[];
+}
+
 /**
  * Opens (creating it when missing) the state directory of `voice-kit mock --state-dir`:
- * `state.db` (SQLite, WAL, synchronous=FULL, locked for this process alone) holds every row of the
- * state; `audio/<sha256>` holds the audio bytes, content-addressed. At open it takes the lock, checks
- * the layout version and the database, removes what a crash left half-made (temp files, bytes no row
- * names), and verifies the size and SHA-256 of every audio file a row names: anything unreadable is a
- * StateDirError naming the file, never an empty mock.
+ * `voice-kit-state.json` marks it as ours; `state.db` (SQLite, WAL, synchronous=FULL, locked for this
+ * process alone) holds every row of the state; `audio/<sha256>` holds the audio bytes,
+ * content-addressed. At open it checks that the directory is ours (state-dir-layout.ts: a directory
+ * holding anything else is refused before anything is written or removed), takes the lock, checks
+ * the layout version and the database, removes what a crash left half-made (temp files, recordings
+ * no row names), and verifies the size and SHA-256 of every audio file a row names: anything
+ * unreadable is a StateDirError naming the file and the voices that use it, never an empty mock
+ * (or, with `repair`, a start without those entries).
  *
  * @example
  * const dir = await openStateDir('.voice-kit-state');
  * const service = createMockService({ storage: dir.storage, persistence: dir });
  */
-export async function openStateDir(path: string): Promise<StateDir> {
+export async function openStateDir(
+  path: string,
+  options: OpenStateDirOptions = {},
+): Promise<StateDir & { readonly dropped: readonly DroppedEntry[] }> {
   const directory = resolve(path);
   const audioDir = join(directory, 'audio');
   const tempDir = join(audioDir, 'tmp');
   const dbPath = join(directory, 'state.db');
+  const found = await inspectStateDir(directory);
   try {
+    await mkdir(directory, { recursive: true });
+    if (found === 'new') await writeMarker(directory);
     await mkdir(tempDir, { recursive: true });
   } catch (error) {
     throw new StateDirError(`cannot create the state dir ${directory}: ${(error as Error).message}`);
   }
   await probeWritable(directory, audioDir, tempDir);
-  const db = await startStateDb(dbPath, directory);
+  const db = await startStateDb(dbPath, directory, found === 'unmarked-database');
   try {
-    const { rows, objects } = db.opened;
-    await collectGarbage(objects, audioDir, tempDir);
-    await verifyAudio(rows, objects, audioDir, directory);
+    // The database said it is ours: the directory is marked from now on.
+    if (found === 'unmarked-database') await writeMarker(directory);
+    const { objects } = db.opened;
+    await collectGarbage(audioDir, new Set([...objects.values()].map((o) => o.sha256)));
+    const damage = await findDamage(db.opened.rows, objects, audioDir, directory);
+    if (damage.length > 0 && !options.repair) throw damageError(damage[0] as Damage, directory);
+    const rows = damage.length > 0 ? await dropDamaged(db, damage, directory) : db.opened.rows;
     return {
       directory,
       rows,
+      dropped: damage.map(({ file, problem, voiceIds, uploadKeys }) => ({
+        file,
+        problem,
+        voiceIds,
+        uploadKeys,
+      })),
       store: sqliteStore(db),
       storage: stateDirStorage(db, objects, audioDir, tempDir),
     };
@@ -109,67 +146,128 @@ async function probeWritable(directory: string, audioDir: string, tempDir: strin
   }
 }
 
-/** The storage ids the state's rows name: every upload, and every voice's reference audio. */
-function namedObjects(rows: readonly StateRow[]): Set<string> {
-  const ids = new Set<string>();
+/** A recording that is missing or damaged: its file, what is wrong, the storage ids and rows naming it. */
+interface Damage extends DroppedEntry {
+  readonly sha256: string;
+  readonly ids: readonly string[];
+}
+
+/** What the state's rows say of each storage id: the voices and uploads that name it. */
+function namesOf(rows: readonly StateRow[]): Map<string, { voiceIds: string[]; uploadKeys: string[] }> {
+  const names = new Map<string, { voiceIds: string[]; uploadKeys: string[] }>();
+  const of = (id: string) => {
+    const entry = names.get(id) ?? { voiceIds: [], uploadKeys: [] };
+    names.set(id, entry);
+    return entry;
+  };
   for (const row of rows) {
-    if (row.table === 'upload') ids.add((row.value as { objectKey: string }).objectKey);
-    if (row.table === 'voice') ids.add((row.value as { audioId: string }).audioId);
+    if (row.table === 'upload') of((row.value as { objectKey: string }).objectKey).uploadKeys.push(row.key);
+    if (row.table === 'voice') {
+      const voice = row.value as { audioId: string; voiceId: string };
+      of(voice.audioId).voiceIds.push(voice.voiceId);
+    }
   }
-  return ids;
+  return names;
+}
+
+/** "voice anna_calm, upload obj_12" (what a person knows the entry by), else the storage id. */
+const ownersOf = (damage: Pick<Damage, 'voiceIds' | 'uploadKeys' | 'ids'>): string => {
+  const parts = [
+    ...(damage.voiceIds.length > 0 ? [`voice ${damage.voiceIds.join(', ')}`] : []),
+    ...(damage.uploadKeys.length > 0 ? [`upload ${damage.uploadKeys.join(', ')}`] : []),
+  ];
+  return parts.length > 0 ? parts.join('; ') : damage.ids.join(', ');
+};
+
+function damageError(damage: Damage, directory: string): StateDirError {
+  return new StateDirError(
+    `the audio file ${damage.file} (of ${ownersOf(damage)}) ${damage.problem}; start with --repair to drop what uses it (it is moved to ${join(directory, 'damaged')}), or ${whatToDo(directory)}`,
+  );
 }
 
 /**
- * Removes the files no object row names (the worker already dropped the rows no state row names):
- * bytes of an upload that crashed before its row committed, and temp files of writes cut short.
+ * Every audio file a row names must be there with its size and its SHA-256: the ones that are not are
+ * answered (a file this user cannot read stops the start at once). An id with no object row is no
+ * damage: a restored snapshot may name bytes that were gone already (they are kept only while the
+ * mock that took it runs); reading them answers as after a reset, as in memory.
  */
-async function collectGarbage(
-  objects: ReadonlyMap<string, StoredObject>,
-  audioDir: string,
-  tempDir: string,
-): Promise<void> {
-  const kept = new Set([...objects.values()].map((o) => o.sha256));
-  for (const name of await readdir(audioDir)) {
-    if (name !== 'tmp' && !kept.has(name)) await rm(join(audioDir, name), { force: true, recursive: true });
-  }
-  for (const name of await readdir(tempDir)) await rm(join(tempDir, name), { force: true });
-}
-
-/**
- * Every audio file a row names must be there with its size and its SHA-256: else the start stops. An
- * id with no object row is no damage: a restored snapshot may name bytes that were gone already (they
- * are kept only while the mock that took it runs); reading them answers as after a reset, as in memory.
- */
-async function verifyAudio(
+async function findDamage(
   rows: readonly StateRow[],
   objects: ReadonlyMap<string, StoredObject>,
   audioDir: string,
   directory: string,
-): Promise<void> {
-  const checked = new Set<string>();
-  for (const id of namedObjects(rows)) {
+): Promise<Damage[]> {
+  const names = namesOf(rows);
+  const bySha = new Map<string, string[]>();
+  for (const id of names.keys()) {
     const object = objects.get(id);
-    if (!object || checked.has(object.sha256)) continue;
-    checked.add(object.sha256);
-    const file = join(audioDir, object.sha256);
-    let size: number;
-    let hash: string | undefined;
-    try {
-      size = (await stat(file)).size;
-      // Hashed only when the size is right: a wrong size says enough.
-      if (size === object.size) hash = await sha256Of(file);
-    } catch (error) {
-      if (isErrno(error, 'ENOENT'))
-        throw new StateDirError(`the audio file ${file} (of ${id}) is missing; ${whatToDo(directory)}`);
-      throw new StateDirError(
-        `the audio file ${file} (of ${id}) cannot be read (${(error as Error).message}); give this user read access to ${directory}, or ${whatToDo(directory)}`,
-      );
-    }
-    if (size !== object.size || hash !== object.sha256)
-      throw new StateDirError(
-        `the audio file ${file} (of ${id}) is damaged: its ${size !== object.size ? `size is ${size} bytes, not ${object.size}` : 'SHA-256 does not match its name'}; ${whatToDo(directory)}`,
-      );
+    if (object) bySha.set(object.sha256, [...(bySha.get(object.sha256) ?? []), id]);
   }
+  const damage: Damage[] = [];
+  for (const [sha256, ids] of bySha) {
+    const expected = (objects.get(ids[0] as string) as StoredObject).size;
+    const file = join(audioDir, sha256);
+    const problem = await problemOf(file, sha256, expected, directory, () =>
+      ownersOf({ ids, ...named(ids, names) }),
+    );
+    if (problem) damage.push({ file, problem, sha256, ids, ...named(ids, names) });
+  }
+  return damage;
+}
+
+const named = (ids: readonly string[], names: ReturnType<typeof namesOf>) => ({
+  voiceIds: ids.flatMap((id) => names.get(id)?.voiceIds ?? []),
+  uploadKeys: ids.flatMap((id) => names.get(id)?.uploadKeys ?? []),
+});
+
+/** What is wrong with one recording, or undefined; a file that cannot be read throws. */
+async function problemOf(
+  file: string,
+  sha256: string,
+  expected: number,
+  directory: string,
+  owner: () => string,
+): Promise<string | undefined> {
+  let size: number;
+  let hash: string | undefined;
+  try {
+    size = (await stat(file)).size;
+    // Hashed only when the size is right: a wrong size says enough.
+    if (size === expected) hash = await sha256Of(file);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return 'is missing';
+    throw new StateDirError(
+      `the audio file ${file} (of ${owner()}) cannot be read (${(error as Error).message}); give this user read access to ${directory}, or ${whatToDo(directory)}`,
+    );
+  }
+  if (size !== expected) return `is damaged: its size is ${size} bytes, not ${expected}`;
+  if (hash !== sha256) return 'is damaged: its SHA-256 does not match its name';
+  return undefined;
+}
+
+/**
+ * --repair: the rows naming a damaged recording are removed (one commit), the recording moved into
+ * `<dir>/damaged/` (kept for whoever wants to look at it); every other row stays as it was.
+ */
+async function dropDamaged(db: StateDb, damage: readonly Damage[], directory: string): Promise<StateRow[]> {
+  const ids = new Set(damage.flatMap((d) => d.ids));
+  const dropped = (row: StateRow) =>
+    (row.table === 'upload' && ids.has((row.value as { objectKey: string }).objectKey)) ||
+    (row.table === 'voice' && ids.has((row.value as { audioId: string }).audioId));
+  const removed = db.opened.rows.filter(dropped);
+  await db.write({ change: { remove: removed.map(({ table, key }) => ({ table, key })) } });
+  for (const id of ids) {
+    await db.write({ deleteObject: id });
+    db.opened.objects.delete(id);
+  }
+  const aside = join(directory, 'damaged');
+  await mkdir(aside, { recursive: true });
+  for (const { file, sha256 } of damage) {
+    await rename(file, join(aside, sha256)).catch((error: unknown) => {
+      if (!isErrno(error, 'ENOENT')) throw error;
+    });
+  }
+  return db.opened.rows.filter((row) => !dropped(row));
 }
 
 /** The StateStore over the `state` table: a commit resolves once its transaction is durable. */

@@ -101,6 +101,17 @@ const cases: [name: string, path: string, init: RequestInit, status: number, cod
     400,
     errors.refAudioNotAccessible.code,
   ],
+  [
+    'a synthesis body nested 5,000 deep (once dropped the connection after billing)',
+    '/v1/text-to-speech/stream',
+    {
+      method: 'POST',
+      headers: { ...key, 'Content-Type': 'application/json' },
+      body: `{"generate_text":"hello world","x":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+    },
+    400,
+    10001,
+  ],
   ['page_size 0', '/v1/voice/list?page_size=0', { headers: key }, 400, 10001],
   ['page_size 21', '/v1/voice/list?page_size=21', { headers: key }, 400, 10001],
   ['page_size 2.5', '/v1/voice/list?page_size=2.5', { headers: key }, 400, 10001],

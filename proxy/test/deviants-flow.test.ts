@@ -7,9 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitFixtures } from '../../conformance/setup/fixture-source.js';
 import { type MockServer, startMockServer } from '../../entries/node.js';
 import { startProxy } from '../index.js';
-import { main, otherProject } from './deviants-flow.js';
 import type { ProxyReport } from '../types.js';
-import { type Deviant, deviants, deviantUpstream, flow, variations } from './deviants-flow.js';
+import {
+  type Deviant,
+  deviants,
+  deviantUpstream,
+  flow,
+  main,
+  otherProject,
+  variations,
+} from './deviants-flow.js';
 
 /** The proxy is told where the keys belong (`keys`), so the object-key rule compares scopes. */
 const keys = {
@@ -53,7 +60,8 @@ const expected: Record<string, string> = {
   'billing: a refused creation uses a free clone': 'session.free-uses',
   'stale list cache: a deleted voice is still listed': 'session.deleted-gone',
   'stale list cache: a new voice is missing from the list': 'session.saved-listed',
-  'eventual consistency: a saved voice is refused by synthesis right after the save': 'session.saved-selectable',
+  'eventual consistency: a saved voice is refused by synthesis right after the save':
+    'session.saved-selectable',
   'eventual consistency: a deleted voice still synthesizes': 'session.deleted-gone',
   'loose input: accepts a voice_id with characters outside a-z 0-9 _ -': 'request.voice-id',
   'loose input: accepts an unknown scene': 'request.upload-form',

@@ -43,13 +43,20 @@ const json = (req: Req): Record<string, unknown> | undefined => {
     return undefined;
   }
 };
-const resJson = (res: Res) => JSON.parse(res.body.toString('utf8')) as Record<string, unknown> & { data: Record<string, unknown> | null };
-const withJson = (res: Res, body: unknown, status = res.status): Res => ({ status, headers: res.headers, body: Buffer.from(JSON.stringify(body)) });
+const resJson = (res: Res) =>
+  JSON.parse(res.body.toString('utf8')) as Record<string, unknown> & { data: Record<string, unknown> | null };
+const withJson = (res: Res, body: unknown, status = res.status): Res => ({
+  status,
+  headers: res.headers,
+  body: Buffer.from(JSON.stringify(body)),
+});
 const withBody = (req: Req, body: unknown): Req => ({ ...req, body: Buffer.from(JSON.stringify(body)) });
 const refuse = (status: number, code: number): Res => ({
   status,
   headers: { 'content-type': 'application/json' },
-  body: Buffer.from(JSON.stringify({ error_code: code, error_message: 'refused by the deviant', succeed: false, data: null })),
+  body: Buffer.from(
+    JSON.stringify({ error_code: code, error_message: 'refused by the deviant', succeed: false, data: null }),
+  ),
 });
 const is = (req: Req, method: string, path: RegExp) => req.method === method && path.test(req.path);
 const isList = (req: Req) => is(req, 'GET', /^\/v1\/voice\/list/);
@@ -76,13 +83,20 @@ const freeDrift = (name: string, counts: (req: Req, res: Res) => boolean, sign: 
     if (counts(req, res)) memo.count.n = (memo.count.n ?? 0) + 1;
     if (!isList(req)) return res;
     return editList(res, (d) => {
-      d.remainingFreeCloneCount = Math.max(0, (d.remainingFreeCloneCount as number) + sign * (memo.count.n ?? 0));
+      d.remainingFreeCloneCount = Math.max(
+        0,
+        (d.remainingFreeCloneCount as number) + sign * (memo.count.n ?? 0),
+      );
     });
   },
 });
 
 export const deviants: readonly Deviant[] = [
-  freeDrift('billing: a creation leaves remainingFreeCloneCount unchanged', (req, res) => isSave(req) && ok(res), 1),
+  freeDrift(
+    'billing: a creation leaves remainingFreeCloneCount unchanged',
+    (req, res) => isSave(req) && ok(res),
+    1,
+  ),
   freeDrift('billing: an upload uses a free clone', (req, res) => isUpload(req) && ok(res), -1),
   freeDrift('billing: a refused creation uses a free clone', (req, res) => isSave(req) && !ok(res), -1),
   {
@@ -93,7 +107,9 @@ export const deviants: readonly Deviant[] = [
       return editList(res, (d) => {
         for (const v of listOf(d)) memo.items.set(v.voice_id, v);
         if (req.path.includes('page_size')) return;
-        for (const id of memo.deleted) if (memo.items.has(id) && !listOf(d).some((v) => v.voice_id === id)) listOf(d).push(memo.items.get(id) as { voice_id: string });
+        for (const id of memo.deleted)
+          if (memo.items.has(id) && !listOf(d).some((v) => v.voice_id === id))
+            listOf(d).push(memo.items.get(id) as { voice_id: string });
         d.total = listOf(d).length;
       });
     },
@@ -125,7 +141,8 @@ export const deviants: readonly Deviant[] = [
     name: 'eventual consistency: a deleted voice still synthesizes',
     before: (req, memo) => {
       const body = isSynth(req) ? json(req) : undefined;
-      if (typeof body?.voice_id === 'string' && memo.deleted.has(body.voice_id)) return withBody(req, { ...body, voice_id: undefined });
+      if (typeof body?.voice_id === 'string' && memo.deleted.has(body.voice_id))
+        return withBody(req, { ...body, voice_id: undefined });
       return undefined;
     },
     after: (req, res, memo) => {
@@ -139,16 +156,30 @@ export const deviants: readonly Deviant[] = [
       const body = isSave(req) ? json(req) : undefined;
       if (typeof body?.voice_id !== 'string') return undefined;
       const id = normalizeVoiceId(body.voice_id);
-      return /^[a-z0-9_-]{1,30}$/.test(id) ? undefined : withBody(req, { ...body, voice_id: id.replace(/[^a-z0-9_-]/g, '_') });
+      return /^[a-z0-9_-]{1,30}$/.test(id)
+        ? undefined
+        : withBody(req, { ...body, voice_id: id.replace(/[^a-z0-9_-]/g, '_') });
     },
   },
   {
     name: 'loose input: accepts an unknown scene',
-    before: (req) => (isUpload(req) ? { ...req, body: Buffer.from(req.body.toString('latin1').replace(/(name="scene"\r\n\r\n)\w+/, '$1audio'), 'latin1') } : undefined),
+    before: (req) =>
+      isUpload(req)
+        ? {
+            ...req,
+            body: Buffer.from(
+              req.body.toString('latin1').replace(/(name="scene"\r\n\r\n)\w+/, '$1audio'),
+              'latin1',
+            ),
+          }
+        : undefined,
   },
   {
     name: 'loose input: accepts a .flac file',
-    before: (req) => (isUpload(req) ? { ...req, body: Buffer.from(req.body.toString('latin1').replace(/\.flac"/, '.wav"'), 'latin1') } : undefined),
+    before: (req) =>
+      isUpload(req)
+        ? { ...req, body: Buffer.from(req.body.toString('latin1').replace(/\.flac"/, '.wav"'), 'latin1') }
+        : undefined,
     after: (req, res) => {
       const flac = /filename="([^"]+\.flac)"/.exec(req.body.toString('latin1'))?.[1];
       if (!flac || !ok(res)) return res;
@@ -161,7 +192,9 @@ export const deviants: readonly Deviant[] = [
     name: 'loose input: accepts a negative speed',
     before: (req) => {
       const body = isSynth(req) ? json(req) : undefined;
-      return typeof body?.speed === 'number' && body.speed < 0 ? withBody(req, { ...body, speed: undefined }) : undefined;
+      return typeof body?.speed === 'number' && body.speed < 0
+        ? withBody(req, { ...body, speed: undefined })
+        : undefined;
     },
   },
   {
@@ -173,7 +206,10 @@ export const deviants: readonly Deviant[] = [
   },
   {
     name: 'strict input: 20012 for an .ogg file',
-    before: (req) => (isUpload(req) && /filename="[^"]+\.ogg"/.test(req.body.toString('latin1')) ? refuse(400, 20012) : undefined),
+    before: (req) =>
+      isUpload(req) && /filename="[^"]+\.ogg"/.test(req.body.toString('latin1'))
+        ? refuse(400, 20012)
+        : undefined,
   },
   {
     name: 'strict input: 10001 for speed 0',
@@ -184,10 +220,13 @@ export const deviants: readonly Deviant[] = [
     before: (req, memo) => {
       const ref = isSave(req) ? json(req)?.ref_audio : undefined;
       const owner = typeof ref === 'string' ? memo.owner.get(ref) : undefined;
-      return owner && owner !== req.headers['x-api-key'] ? { ...req, headers: { ...req.headers, 'x-api-key': owner } } : undefined;
+      return owner && owner !== req.headers['x-api-key']
+        ? { ...req, headers: { ...req.headers, 'x-api-key': owner } }
+        : undefined;
     },
     after: (req, res, memo) => {
-      if (isUpload(req) && ok(res)) memo.owner.set(resJson(res).data?.object_key as string, req.headers['x-api-key'] ?? '');
+      if (isUpload(req) && ok(res))
+        memo.owner.set(resJson(res).data?.object_key as string, req.headers['x-api-key'] ?? '');
       return res;
     },
   },
@@ -213,33 +252,59 @@ export const deviants: readonly Deviant[] = [
   {
     name: 'framing: an MP3 whose last frame is cut',
     touchesAudio: true,
-    after: (req, res) => (isSynth(req) && ok(res) && isType(res, 'audio/mpeg') ? { ...res, body: res.body.subarray(0, res.body.length - 7) } : res),
+    after: (req, res) =>
+      isSynth(req) && ok(res) && isType(res, 'audio/mpeg')
+        ? { ...res, body: res.body.subarray(0, res.body.length - 7) }
+        : res,
   },
 ];
 
 /** What the spec allows: each must give no violation at all. */
 export const variations: readonly Deviant[] = [
-  { name: 'save answers 422 for 20016 (voice-save-statuses)', after: (req, res) => (isSave(req) && resJson(res).error_code === 20016 ? { ...res, status: 422 } : res) },
-  { name: 'save answers 409 for 20012 (voice-save-statuses)', after: (req, res) => (isSave(req) && resJson(res).error_code === 20012 ? { ...res, status: 409 } : res) },
+  {
+    name: 'save answers 422 for 20016 (voice-save-statuses)',
+    after: (req, res) => (isSave(req) && resJson(res).error_code === 20016 ? { ...res, status: 422 } : res),
+  },
+  {
+    name: 'save answers 409 for 20012 (voice-save-statuses)',
+    after: (req, res) => (isSave(req) && resJson(res).error_code === 20012 ? { ...res, status: 409 } : res),
+  },
   {
     name: 'delete answers 404 for an already-missing voice (§4.4 may)',
-    before: (req, memo) => (isDelete(req) && memo.deleted.has(deletedId(req)) ? refuse(404, 10001) : undefined),
+    before: (req, memo) =>
+      isDelete(req) && memo.deleted.has(deletedId(req)) ? refuse(404, 10001) : undefined,
     after: (req, res, memo) => {
       if (isDelete(req) && ok(res)) memo.deleted.add(deletedId(req));
       return res;
     },
   },
-  { name: 'save answers data null (voice-save-data)', after: (req, res) => (isSave(req) && ok(res) ? withJson(res, { ...resJson(res), data: null }) : res) },
-  { name: 'a list page newest first (list-order)', after: (req, res) => (isList(req) ? editList(res, (d) => void listOf(d).reverse()) : res) },
-  { name: 'synthesis answers 422 for a negative speed (synthesis-errors)', after: (req, res) => (isSynth(req) && res.status === 400 ? { ...res, status: 422 } : res) },
-  { name: 'a refused synthesis answers 403 for a deleted voice (synthesis-errors)', after: (req, res) => (isSynth(req) && res.status === 400 && json(req)?.voice_id ? { ...res, status: 403 } : res) },
+  {
+    name: 'save answers data null (voice-save-data)',
+    after: (req, res) => (isSave(req) && ok(res) ? withJson(res, { ...resJson(res), data: null }) : res),
+  },
+  {
+    name: 'a list page newest first (list-order)',
+    after: (req, res) => (isList(req) ? editList(res, (d) => void listOf(d).reverse()) : res),
+  },
+  {
+    name: 'synthesis answers 422 for a negative speed (synthesis-errors)',
+    after: (req, res) => (isSynth(req) && res.status === 400 ? { ...res, status: 422 } : res),
+  },
+  {
+    name: 'a refused synthesis answers 403 for a deleted voice (synthesis-errors)',
+    after: (req, res) =>
+      isSynth(req) && res.status === 400 && json(req)?.voice_id ? { ...res, status: 403 } : res,
+  },
 ];
 
 export const main = 'mock-key';
 export const otherProject = 'mock-key-other-project';
 
 /** One app session: uploads, saves, list walks, speech in each format, deletes and a few mistakes. */
-export async function flow(base: string, audio: { readonly valid: Uint8Array<ArrayBuffer>; readonly short: Uint8Array<ArrayBuffer> }): Promise<void> {
+export async function flow(
+  base: string,
+  audio: { readonly valid: Uint8Array<ArrayBuffer>; readonly short: Uint8Array<ArrayBuffer> },
+): Promise<void> {
   const { valid, short } = audio;
   const call = async (method: string, path: string, key: string, body?: unknown) => {
     const init: RequestInit = { method, headers: { 'x-api-key': key } };
@@ -268,11 +333,15 @@ export async function flow(base: string, audio: { readonly valid: Uint8Array<Arr
       const q = new URLSearchParams(pageSize ? { page_size: String(pageSize) } : {});
       if (cursor) q.set('voice_id', cursor);
       const data = (await call('GET', `/v1/voice/list?${q}`, main)).data;
-      cursor = data?.has_more === true && typeof data.next_voice_id === 'string' ? data.next_voice_id : undefined;
+      cursor =
+        data?.has_more === true && typeof data.next_voice_id === 'string' ? data.next_voice_id : undefined;
     } while (cursor);
   };
   const speak = (body: Record<string, unknown>, stream = false) =>
-    call('POST', stream ? '/v1/text-to-speech/stream' : '/v1/text-to-speech', main, { generate_text: 'Hello from the app.', ...body });
+    call('POST', stream ? '/v1/text-to-speech/stream' : '/v1/text-to-speech', main, {
+      generate_text: 'Hello from the app.',
+      ...body,
+    });
 
   await walk();
   for (const format of ['wav', 'mp3', 'pcm']) {
@@ -306,24 +375,44 @@ export async function flow(base: string, audio: { readonly valid: Uint8Array<Arr
 }
 
 /** A server in front of `target` that applies one deviant (or none) to every exchange. */
-export async function deviantUpstream(target: string, deviant: Deviant | undefined): Promise<{ url: string; close(): Promise<void> }> {
+export async function deviantUpstream(
+  target: string,
+  deviant: Deviant | undefined,
+): Promise<{ url: string; close(): Promise<void> }> {
   const memo: Memo = { saved: new Set(), deleted: new Set(), items: new Map(), owner: new Map(), count: {} };
   const server = http.createServer((inc, out) => {
     const chunks: Buffer[] = [];
     inc.on('data', (c: Buffer) => chunks.push(c));
     inc.on('end', async () => {
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(inc.headers)) if (typeof v === 'string' && ['x-api-key', 'content-type', 'prefer'].includes(k)) headers[k] = v;
-      let req: Req = { method: inc.method ?? 'GET', path: inc.url ?? '/', headers, body: Buffer.concat(chunks) };
+      for (const [k, v] of Object.entries(inc.headers))
+        if (typeof v === 'string' && ['x-api-key', 'content-type', 'prefer'].includes(k)) headers[k] = v;
+      let req: Req = {
+        method: inc.method ?? 'GET',
+        path: inc.url ?? '/',
+        headers,
+        body: Buffer.concat(chunks),
+      };
       const early = deviant?.before?.(req, memo);
       let res: Res;
       if (early && 'status' in early) res = early;
       else {
         if (early) req = early;
-        const answer = await fetch(target + req.path, { method: req.method, headers: req.headers, ...(req.body.length ? { body: new Uint8Array(req.body) } : {}) });
-        if (req.path.startsWith('/v1/text-to-speech/stream') && answer.status === 200 && !deviant?.touchesAudio) {
+        const answer = await fetch(target + req.path, {
+          method: req.method,
+          headers: req.headers,
+          ...(req.body.length ? { body: new Uint8Array(req.body) } : {}),
+        });
+        if (
+          req.path.startsWith('/v1/text-to-speech/stream') &&
+          answer.status === 200 &&
+          !deviant?.touchesAudio
+        ) {
           // A stream passes on chunk by chunk, as the mock sends it: holding it whole would make it a lump.
-          out.writeHead(200, { 'content-type': answer.headers.get('content-type') ?? '', ...Object.fromEntries([...answer.headers].filter(([k]) => k.startsWith('x-audio-'))) });
+          out.writeHead(200, {
+            'content-type': answer.headers.get('content-type') ?? '',
+            ...Object.fromEntries([...answer.headers].filter(([k]) => k.startsWith('x-audio-'))),
+          });
           for await (const chunk of answer.body ?? []) out.write(chunk);
           out.end();
           return;
@@ -337,16 +426,20 @@ export async function deviantUpstream(target: string, deviant: Deviant | undefin
       }
       // A stream goes out chunked (no Content-Length), as §4.6 asks; everything else with its length.
       const streamed = req.path.startsWith('/v1/text-to-speech/stream') && res.status === 200;
-      out.writeHead(res.status, streamed ? res.headers : { ...res.headers, 'content-length': String(res.body.length) });
+      out.writeHead(
+        res.status,
+        streamed ? res.headers : { ...res.headers, 'content-length': String(res.body.length) },
+      );
       out.end(res.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -28,7 +28,7 @@ const mayImport: Record<string, readonly string[]> = {
   'judge/': ['openapi/', 'audio/containers/', 'common/'],
   // Small helpers any room may use; they use nothing of the repository.
   'common/': [],
-  'mocks/config/': ['openapi/'],
+  'mocks/config/': ['openapi/', 'common/'],
   'audio/types.ts': ['openapi/'],
   'audio/index.ts': ['audio/'],
   'audio/containers/': ['audio/types.ts'],

@@ -29,7 +29,9 @@ export class BytesAnswer {
 
   toResponse(): Response {
     const headers = { ...this.headers, 'Content-Length': String(this.bytes.byteLength) };
-    return new Response(this.bytes.slice(), { status: this.status, headers });
+    // 304 (and 204) answers have no body: Response refuses one.
+    const body = this.status === 304 || this.status === 204 ? null : this.bytes.slice();
+    return new Response(body, { status: this.status, headers });
   }
 }
 

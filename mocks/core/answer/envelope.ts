@@ -26,10 +26,36 @@ export interface Failure {
 }
 
 /**
+ * Characters an echoed value must not carry as they are: controls (C0, DEL, C1), bidi marks and
+ * overrides (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069: `x\u202Eevil` reverses the rest of
+ * the line in the dashboard), line and paragraph separators, and lone surrogates.
+ */
+const unsafeText =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters to escape
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Everything but printable ASCII: what a header value may not carry (not every client reads Latin-1). */
+const nonAscii = /[^\x20-\x7e]/g;
+
+const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * A value a client sent, quoted to be shown back in an error message or an X-Mock-Warning header:
+ * its unsafe characters written as `\u202e` text, so an echoed voice_id or file name cannot reorder
+ * or hide the message around it. `ascii` (headers) escapes every character outside printable ASCII.
+ *
+ * @example
+ * fail('voiceIdTaken', `voice_id ${quoted(id)} already exists`); // voice_id "x\u202eevil" already exists
+ */
+export function quoted(value: string, ascii = false): string {
+  return `"${value.replace(/["\\]/g, '\\$&').replace(ascii ? nonAscii : unsafeText, escaped)}"`;
+}
+
+/**
  * Builds a Failure from the catalogue; the message defaults to the catalogue's example message.
  *
  * @example
- * return fail('voiceIdTaken', `voice_id "${id}" already exists`);
+ * return fail('voiceIdTaken', `voice_id ${quoted(id)} already exists`);
  */
 export function fail(error: ErrorName, message: string = errors[error].message): Failure {
   return { kind: 'failure', error, message };

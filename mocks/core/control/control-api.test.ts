@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { synthesizeToBytes, systemVoices } from '../../../audio/index.js';
 import { createMockService, type MockService } from '../service.js';
+import { snapshotChange } from '../state/persisted-rows.js';
+import { memoryStore, type StateRow } from '../state/state-store.js';
 import { controlIndex } from './control-api.js';
 
 const service = createMockService({ logger: { error: () => {} } });
@@ -22,6 +24,18 @@ describe('GET /__mock/ (the control API index)', () => {
     async ({ method, path }) => {
       const res = await control(method, path);
       expect([404, 405]).not.toContain(res.status);
+    },
+  );
+
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'reset/constructor'])(
+    '/__mock/%s, named like an Object.prototype member, is no control operation (404)',
+    async (name) => {
+      for (const method of ['GET', 'POST']) {
+        const res = await control(method, `/__mock/${name}`);
+        expect([method, res.status]).toEqual([method, 404]);
+      }
+      // A real route's methods are own names too: `constructor` is no method of /__mock/reset.
+      expect((await control('CONSTRUCTOR', '/__mock/reset')).status).toBe(405);
     },
   );
 
@@ -78,6 +92,7 @@ describe('the views the dashboard reads (a script can read them too)', () => {
         environment: 'staging',
         voiceId: 'mine',
         sourceUpload: objectKey,
+        source: 'upload',
         mediaType: 'audio/wav',
         voiceUrl: expect.stringMatching(
           /^http:\/\/mock\.test\/__mock\/voice-audio\/\w+\?expires=\d+&signature=/,
@@ -192,5 +207,69 @@ describe('the views the dashboard reads (a script can read them too)', () => {
     ]);
     const listed = await call(target, '/__mock/requests/replay', json({ seq: 99 }));
     expect([listed.status, listed.error_code]).toEqual([400, 10001]);
+  });
+});
+
+describe('voice audio cannot be a page (red-team D4)', () => {
+  const quiet = { logger: { error: () => {} } };
+  const listed = async (target: MockService) => {
+    const res = await target.fetch(
+      new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } }),
+    );
+    return ((await res.json()) as { data: { list: { voice_url: string }[] } }).data.list;
+  };
+
+  it('is served with nosniff, a sandbox CSP, inline, and an audio media type', async () => {
+    const target = createMockService(quiet);
+    await target.populate({ voices: 1, seed: 1 });
+    const [voice] = await listed(target);
+    const res = await target.fetch(new Request(voice?.voice_url as string));
+    expect(res.status).toBe(200);
+    expect(Object.fromEntries(res.headers)).toMatchObject({
+      'content-type': 'audio/wav',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "sandbox; default-src 'none'",
+      'content-disposition': 'inline',
+    });
+  });
+
+  it.each(['text/html', 'image/svg+xml', 'application/octet-stream', 'audio/wav; x=1'])(
+    'a snapshot whose voice is %s is refused by restore, naming the field, and the state stays',
+    async (type) => {
+      const target = createMockService(quiet);
+      await target.populate({ voices: 1, seed: 1 });
+      const snapshot = target.snapshot();
+      const voices = snapshot.voices.voices.map((v) => ({ ...v, audioMediaType: type }));
+      const bad = { ...snapshot, voices: { ...snapshot.voices, voices } };
+      const res = await target.fetch(
+        new Request('http://mock.test/__mock/restore', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(bad),
+        }),
+      );
+      const body = (await res.json()) as { error_code: number; error_message: string };
+      expect([res.status, body.error_code]).toEqual([400, 10001]);
+      expect(body.error_message).toContain(
+        'voices.voices[0].audioMediaType: must be equal to one of the allowed values',
+      );
+      expect(() => target.restore(bad)).toThrow(/audioMediaType/);
+      expect(target.state.voices.snapshot().voices[0]?.audioMediaType).toBe('audio/wav');
+    },
+  );
+
+  it('a state store whose rows hold a non-audio voice is refused when loaded', async () => {
+    const target = createMockService(quiet);
+    await target.populate({ voices: 1, seed: 1 });
+    const snapshot = target.snapshot();
+    const voices = snapshot.voices.voices.map((v) => ({ ...v, audioMediaType: 'text/html' }));
+    const rows = snapshotChange({ ...snapshot, voices: { ...snapshot.voices, voices } }, 0).put ?? [];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(() =>
+      createMockService({
+        ...quiet,
+        persistence: { store: memoryStore(), rows: rows as readonly StateRow[] },
+      }),
+    ).toThrow(/audioMediaType/);
   });
 });

@@ -4,12 +4,14 @@ import type { CoreRequest, ServiceDeps, Soon } from '../context.js';
 import { analysisView } from '../operations/voice-save.js';
 import { clockMoveProblem } from '../platform/clock.js';
 import { verifyVoiceUrl, voiceAudioPath } from '../reference/signed-url.js';
-import { readJsonBody } from '../request/request-body.js';
+import { jsonBodyCap, readJsonBody } from '../request/request-body.js';
 import { controlPrefix } from '../request/target.js';
 import type { MockSnapshot } from '../state/mock-state.js';
 import { rateResetChange } from '../state/persisted-rows.js';
+import { voiceAudioMediaTypes } from '../state/voices.js';
+import { handleJournal, journalIndex } from './journal.js';
 import { type PopulateOptions, type PopulateResult, populateProblem } from './populate.js';
-import { stateView } from './state-view.js';
+import { stateAnswer, stateVoicesAnswer } from './state-view.js';
 
 /** What the control API can do to the service that hosts it. */
 export interface Controls {
@@ -24,6 +26,9 @@ export interface Controls {
 }
 
 type Handler = (request: CoreRequest, deps: ServiceDeps, controls: Controls) => Promise<Answer>;
+
+/** The JSON body cap of control requests: POST /__mock/speak carries a text as long as a synthesis. */
+const bodyCap = (deps: ServiceDeps) => jsonBodyCap(deps.config.maxTextLength);
 
 const clockData = (deps: ServiceDeps) => {
   const now = deps.clock.now();
@@ -78,8 +83,9 @@ export const controlIndex: readonly { method: string; path: string; does: string
   {
     method: 'GET',
     path: '/__mock/requests',
-    does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, the timing of streamed bodies, the JSON body of synthesis requests; ?after=N lists only requests numbered above N',
+    does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, the timing of streamed bodies, the JSON body of synthesis requests, the query, the Prefer directives that forced the answer, its X-Mock-Warning and its contract verdict; ?after=N lists only requests numbered above N',
   },
+  ...journalIndex,
   {
     method: 'POST',
     path: '/__mock/requests/replay',
@@ -88,7 +94,12 @@ export const controlIndex: readonly { method: string; path: string; does: string
   {
     method: 'GET',
     path: '/__mock/state',
-    does: 'what the mock holds, for people: voices per organization and environment (with a playable voice_url and their upload), uploads with their analysis, upload quotas left per user, free clone uses and the ledger per account, the clock, and the request log position',
+    does: 'what the mock holds, for people: voices per organization and environment (with a playable voice_url and their upload), uploads with their analysis, upload quotas left per user, free clone uses and the ledger per account, the clock, and the request log position; voicesTag names the version of the voices, ?voices=none leaves them out; a strong ETag, If-None-Match answered 304',
+  },
+  {
+    method: 'GET',
+    path: '/__mock/state/voices',
+    does: 'the voices of /__mock/state alone, {"voices": [...]}, with the ETag voicesTag names (If-None-Match answered 304): read them only when they changed',
   },
   {
     method: 'POST',
@@ -139,7 +150,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   clock: { GET: async (_r, deps) => ok(clockData(deps)) },
   'clock/advance': {
     POST: async (request, deps, controls) => {
-      const body = (await readJsonBody(request)) as { seconds?: unknown };
+      const body = (await readJsonBody(request, bodyCap(deps))) as { seconds?: unknown };
       if (isFailure(body)) return render(body);
       const seconds = body?.seconds;
       if (typeof seconds !== 'number') {
@@ -158,7 +169,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
     // mock (the conformance suite does ~18 uploads a run; the quota is 30 an hour) start from zero.
     POST: async (request, deps) => {
       const empty = request.body === null || request.headers.get('content-length') === '0';
-      const body = empty ? {} : await readJsonBody(request);
+      const body = empty ? {} : await readJsonBody(request, bodyCap(deps));
       if (isFailure(body)) return render(body);
       const key = (body as { key?: unknown } | null)?.key;
       if (key === undefined) {
@@ -177,7 +188,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   populate: {
     POST: async (request, deps, controls) => {
       const empty = request.body === null || request.headers.get('content-length') === '0';
-      const body = empty ? {} : await readJsonBody(request);
+      const body = empty ? {} : await readJsonBody(request, bodyCap(deps));
       if (isFailure(body)) return render(body);
       const problem = populateProblem(body, deps);
       if (typeof problem === 'string') return render(fail('invalidRequest', problem));
@@ -195,7 +206,8 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
     },
   },
   'requests/replay': { POST: replay },
-  state: { GET: async (request, deps) => ok(await stateView(deps, new URL(request.url).origin)) },
+  state: { GET: (request, deps) => stateAnswer(deps, request) },
+  'state/voices': { GET: (request, deps) => stateVoicesAnswer(deps, request) },
   'uploads/analyze': { POST: analyzeUpload },
   speak: { POST: speak },
   ledger: {
@@ -215,7 +227,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
 
 /** POST /__mock/uploads/analyze {"objectKey"}: the reference analysis of an upload, kept for the state view. */
 async function analyzeUpload(request: CoreRequest, deps: ServiceDeps): Promise<Answer> {
-  const body = await readJsonBody(request);
+  const body = await readJsonBody(request, bodyCap(deps));
   if (isFailure(body)) return render(body);
   const objectKey = (body as { objectKey?: unknown } | null)?.objectKey;
   const upload = typeof objectKey === 'string' ? deps.state.uploads.get(objectKey) : undefined;
@@ -238,7 +250,7 @@ async function analyzeUpload(request: CoreRequest, deps: ServiceDeps): Promise<A
  * that key's request would be; the key itself never leaves the mock.
  */
 async function speak(request: CoreRequest, deps: ServiceDeps, controls: Controls): Promise<Answer> {
-  const body = (await readJsonBody(request)) as Record<string, unknown> | null;
+  const body = (await readJsonBody(request, bodyCap(deps))) as Record<string, unknown> | null;
   if (isFailure(body)) return render(body);
   const { organization, environment, voiceId, text, format } = body ?? {};
   if (typeof organization !== 'string' || typeof environment !== 'string' || typeof text !== 'string')
@@ -273,7 +285,7 @@ async function speak(request: CoreRequest, deps: ServiceDeps, controls: Controls
  * synthesis is deterministic). It is a new request: logged and billed. The log keeps no audio.
  */
 async function replay(request: CoreRequest, deps: ServiceDeps, controls: Controls): Promise<Answer> {
-  const body = await readJsonBody(request);
+  const body = await readJsonBody(request, bodyCap(deps));
   if (isFailure(body)) return render(body);
   const seq = (body as { seq?: unknown } | null)?.seq;
   const logged = typeof seq === 'number' ? deps.state.requests.replay(seq) : undefined;
@@ -299,8 +311,20 @@ async function voiceAudio(request: CoreRequest, deps: ServiceDeps): Promise<Answ
   const voice = deps.state.voices.findByRef(ref);
   const bytes = voice && (await deps.storage.read(voice.audioId));
   if (!voice || !bytes) return render(fail('routeNotFound', 'this voice no longer exists'));
-  return new BytesAnswer(200, bytes, { 'Content-Type': voice.audioMediaType });
+  if (!(voiceAudioMediaTypes as readonly string[]).includes(voice.audioMediaType))
+    throw new Error(`voice ${voice.voiceId} has a non-audio media type ${voice.audioMediaType}`);
+  return new BytesAnswer(200, bytes, { 'Content-Type': voice.audioMediaType, ...voiceAudioHeaders });
 }
+
+/**
+ * Voice audio is served from the mock's own origin, which the control API trusts: whatever the bytes
+ * are, a browser must neither sniff them into a page nor run anything in them (red-team D4).
+ */
+export const voiceAudioHeaders = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "sandbox; default-src 'none'",
+  'Content-Disposition': 'inline',
+} as const;
 
 /**
  * The control API under /__mock/ (JSON envelopes, no API key): GET /__mock/ (an index), POST reset, GET snapshot, POST restore,
@@ -317,8 +341,12 @@ export async function handleControl(
 ): Promise<Answer> {
   const { pathname } = new URL(request.url);
   if (pathname.startsWith(voiceAudioPath) && request.method === 'GET') return voiceAudio(request, deps);
-  const route = routes[pathname.slice(controlPrefix.length)];
-  const handler = route?.[request.method];
+  // Own names only: `/__mock/constructor` or `/__mock/__proto__` is no control operation (404, not 405).
+  const name = pathname.slice(controlPrefix.length);
+  const journal = handleJournal(request, deps, name);
+  if (journal) return journal;
+  const route = Object.hasOwn(routes, name) ? routes[name] : undefined;
+  const handler = route && Object.hasOwn(route, request.method) ? route[request.method] : undefined;
   if (handler) return handler(request, deps, controls);
   if (route) {
     const allowed = Object.keys(route).join(', ');

@@ -27,6 +27,12 @@ export interface PopulateResult {
 /** Most voices one populate makes: enough for any list UI, bounded in time and disk. */
 export const maxPopulateVoices = 1000;
 
+/**
+ * Most custom voices the whole mock may hold for a populate to add more (~100 KB of recording each,
+ * and GET /__mock/state lists them all): past it a populate is refused with how many can still come.
+ */
+export const maxPopulatedTotal = 5000;
+
 /** How far back the creation times reach: about six months before the mock clock. */
 const spreadSeconds = 182 * 24 * 3600;
 
@@ -36,7 +42,10 @@ const spreadSeconds = 182 * 24 * 3600;
  * @example
  * populateProblem({ voices: 50, seed: 7 }, deps); // { voices: 50, seed: 7, key: 'mock-key' }
  */
-export function populateProblem(body: unknown, deps: Pick<ServiceDeps, 'config'>): PopulateOptions | string {
+export function populateProblem(
+  body: unknown,
+  deps: Pick<ServiceDeps, 'config' | 'state'>,
+): PopulateOptions | string {
   const usage = `expected a JSON body like {"voices": 50, "seed": 1}: voices an integer from 1 to ${maxPopulateVoices}, seed an integer from 0 to 4294967295, key a configured API key`;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return usage;
   const { voices, seed = 1, key = deps.config.keys[0]?.key, ...rest } = body as Record<string, unknown>;
@@ -47,6 +56,11 @@ export function populateProblem(body: unknown, deps: Pick<ServiceDeps, 'config'>
   if (!Number.isInteger(seed) || (seed as number) < 0 || (seed as number) > 2 ** 32 - 1)
     return `seed: ${usage}`;
   if (typeof key !== 'string' || !deps.config.keys.some((k) => k.key === key)) return `key: ${usage}`;
+  const held = deps.state.voices.count;
+  if (held + (voices as number) > maxPopulatedTotal) {
+    const room = Math.max(0, maxPopulatedTotal - held);
+    return `voices: populate adds voices up to ${maxPopulatedTotal} custom voices in the whole mock; it holds ${held}, so ${room === 0 ? 'none' : `at most ${room}`} can still be added${room === 0 ? ' (POST /__mock/reset, or delete voices, to make room)' : ''}`;
+  }
   return { voices: voices as number, seed: seed as number, key };
 }
 
@@ -134,6 +148,7 @@ export async function populateVoices(deps: ServiceDeps, options: PopulateOptions
         audioId,
         audioMediaType: 'audio/wav',
         ownsAudio: true,
+        populated: true,
         account: caller.account,
         profile,
       });

@@ -1,30 +1,55 @@
-import type { ServiceDeps } from '../context.js';
+import { type Answer, BytesAnswer } from '../answer/answer.js';
+import { okBytes, okJsonBytes } from '../answer/envelope.js';
+import type { CoreRequest, ServiceDeps } from '../context.js';
 import { signVoiceUrl, voiceUrlExpiry } from '../reference/signed-url.js';
 import type { UploadAnalysis } from '../state/mock-state.js';
 import { maskKey } from '../state/request-log.js';
+import type { KeptVoices } from '../state/state-view-cache.js';
 
 /** The parts of a space key (`organization\0[project\0]environment`, see state/tenancy.ts). */
 const partsOf = (space: string): string[] => space.split('\u0000');
 
+/** A 53-bit hash (cyrb53) of a string, in base 36: the validator of a small JSON text. */
+function hashOf(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
 /**
- * GET /__mock/state: what the mock holds, shaped for people (the dashboard draws it, a script can read
- * it): custom voices per organization and environment with a playable voice_url and the upload they
- * came from, uploads with what the reference analysis said of them, upload quotas left per user, free
- * clone uses and the ledger per account, the clock, and where the request log stands (for reading on
- * with GET /__mock/requests?after=N). Keys are masked, as in the request log.
- *
- * @example
- * const view = await stateView(deps, 'http://127.0.0.1:4010');
+ * The voice_url expiry the state view signs for: a whole step of half the TTL (at least a minute)
+ * when the TTL is two minutes or more, so the voices part is signed again every half TTL, not every
+ * poll; a voice_url shown there is valid at least half the TTL.
  */
-export async function stateView(deps: ServiceDeps, origin: string) {
-  const { state, config, clock } = deps;
-  const now = clock.now();
-  // Read every second by the dashboard: an expiry on a whole minute lets the signature memo answer
-  // all the polls of that minute instead of signing every voice again (still at most the TTL).
+function viewExpiry(deps: ServiceDeps): number {
   const exact = voiceUrlExpiry(deps);
-  const expires = config.signedUrlTtlSeconds >= 120 ? Math.floor(exact / 60) * 60 : exact;
+  const ttl = deps.config.signedUrlTtlSeconds;
+  if (ttl < 120) return exact;
+  const step = Math.max(60, Math.floor(ttl / 120) * 60);
+  return Math.floor(exact / step) * step;
+}
+
+/**
+ * The custom voices per organization and environment with a playable voice_url and the upload they
+ * came from, as JSON: kept in `state.caches.stateView` while the voice store, the origin and the
+ * expiry stay the same, so a poll of a mock with thousands of voices neither signs nor serializes them.
+ */
+export async function voicesPart(deps: ServiceDeps, origin: string): Promise<KeptVoices> {
+  const { state } = deps;
+  const expires = viewExpiry(deps);
+  const key = state.caches.stateView.keyOf(state.voices, origin, expires);
+  const kept = state.caches.stateView.get(key);
+  if (kept) return kept;
+  const records = state.voices.all();
   const voices = await Promise.all(
-    state.voices.all().map(async (voice) => {
+    records.map(async (voice) => {
       const [organization = '', environment = ''] = partsOf(voice.space);
       return {
         organization,
@@ -34,11 +59,25 @@ export async function stateView(deps: ServiceDeps, origin: string) {
         account: voice.account,
         // An upload's object key when the voice was made from one; null when ref_audio was a URL.
         sourceUpload: voice.ownsAudio ? null : voice.audioId,
+        // Where its recording came from, for people: an upload, a ref_audio URL, or POST /__mock/populate.
+        source: voice.populated ? 'populated' : voice.ownsAudio ? 'url' : 'upload',
         mediaType: voice.audioMediaType,
         voiceUrl: await signVoiceUrl(deps, origin, voice.ref, expires),
       };
     }),
   );
+  const json = JSON.stringify(voices);
+  const part = { tag: `v${hashOf(key)}.${hashOf(json)}`, json, count: voices.length };
+  // Kept only if the store did not change while the voices were signed.
+  if (state.caches.stateView.keyOf(state.voices, origin, expires) === key)
+    state.caches.stateView.keep(key, part);
+  return part;
+}
+
+/** Everything of the state view but the voices: small (keys, uploads, quotas, accounts), made each time. */
+function restOf(deps: ServiceDeps) {
+  const { state, config, clock } = deps;
+  const now = clock.now();
   const uploads = state.uploads.all().map((upload) => {
     const [organization = '', project = '', environment = ''] = partsOf(upload.space);
     const analysis: UploadAnalysis | null = state.analyses.get(upload.objectKey) ?? null;
@@ -58,7 +97,7 @@ export async function stateView(deps: ServiceDeps, origin: string) {
   const users = [...new Set(config.keys.map((k) => k.user))];
   const accounts = [...new Set(config.keys.map((k) => k.account))];
   const ledger = state.ledger.snapshot();
-  return {
+  const head = {
     clock: { now: Math.floor(now / 1000), iso: new Date(now).toISOString() },
     keys: config.keys.map((k) => ({
       key: maskKey(k.key),
@@ -69,7 +108,8 @@ export async function stateView(deps: ServiceDeps, origin: string) {
       account: k.account,
       capabilities: k.capabilities,
     })),
-    voices,
+  };
+  const tail = {
     uploads,
     quotas: users.map((user) => ({
       user,
@@ -86,4 +126,56 @@ export async function stateView(deps: ServiceDeps, origin: string) {
     })),
     requests: state.requests.position,
   };
+  return { head, tail };
+}
+
+/** A JSON answer with its strong validator, or 304 with no body when the client holds those bytes. */
+function validated(request: CoreRequest, tag: string, dataJson: () => string): Answer {
+  const etag = `"${tag}"`;
+  const held = request.headers.get('if-none-match');
+  if (held?.split(',').some((t) => t.trim() === etag || t.trim() === '*'))
+    return new BytesAnswer(304, new Uint8Array(0), { ETag: etag });
+  const answer = okBytes(okJsonBytes(dataJson()));
+  return new BytesAnswer(200, answer.bytes, { ...answer.headers, ETag: etag });
+}
+
+/**
+ * GET /__mock/state: what the mock holds, shaped for people (the dashboard draws it, a script can read
+ * it): custom voices per organization and environment with a playable voice_url and the upload they
+ * came from, uploads with what the reference analysis said of them, upload quotas left per user, free
+ * clone uses and the ledger per account, the clock, and where the request log stands (for reading on
+ * with GET /__mock/requests?after=N). Keys are masked, as in the request log. `voicesTag` is the
+ * validator of the voices (GET /__mock/state/voices); `?voices=none` leaves the voices out, for a
+ * poll that reads them only when that tag moves. Answers carry a strong ETag; `If-None-Match` with
+ * it is answered 304.
+ *
+ * @example
+ * const answer = await stateAnswer(deps, request);
+ */
+export async function stateAnswer(deps: ServiceDeps, request: CoreRequest): Promise<Answer> {
+  const url = new URL(request.url);
+  const voices = await voicesPart(deps, url.origin);
+  const { head, tail } = restOf(deps);
+  const withVoices = url.searchParams.get('voices') !== 'none';
+  const headJson = JSON.stringify(head).slice(0, -1);
+  const tailJson = JSON.stringify({ ...tail, voicesTag: voices.tag, voiceCount: voices.count }).slice(1);
+  const rest = hashOf(headJson + tailJson);
+  return validated(request, `s${withVoices ? 'a' : 'n'}.${voices.tag}.${rest}`, () =>
+    withVoices ? `${headJson},"voices":${voices.json},${tailJson}` : `${headJson},${tailJson}`,
+  );
+}
+
+/**
+ * GET /__mock/state/voices: the voices of the state view alone, `{"voices": [...]}`, with the strong
+ * ETag `voicesTag` names: a client that holds them gets 304 without a byte of them.
+ */
+export async function stateVoicesAnswer(deps: ServiceDeps, request: CoreRequest): Promise<Answer> {
+  const voices = await voicesPart(deps, new URL(request.url).origin);
+  return validated(request, voices.tag, () => `{"voices":${voices.json}}`);
+}
+
+/** The state view as a value (GET /__mock/state's data), for tests and scripts in process. */
+export async function stateView(deps: ServiceDeps, origin: string) {
+  const answer = await stateAnswer(deps, new Request(`${origin}/__mock/state`));
+  return JSON.parse(new TextDecoder().decode((answer as BytesAnswer).bytes)).data;
 }

@@ -3,7 +3,7 @@ import type { AudioFormat } from '../../../openapi/contract.js';
 import type { SynthesisRequest as SynthesisRequestBody } from '../../../openapi/generated/voice-service.js';
 import { BytesAnswer, dropped, StreamAnswer } from '../answer/answer.js';
 import { completeAudio } from '../answer/complete-audio.js';
-import { type Failure, fail } from '../answer/envelope.js';
+import { type Failure, fail, quoted } from '../answer/envelope.js';
 import { audioChunks } from '../answer/synthesis-body.js';
 import type { Operation, OperationContext } from '../context.js';
 import type { CompleteAudio } from '../state/complete-audio-cache.js';
@@ -44,7 +44,10 @@ function checkOption(
   allowed: readonly string[],
 ): Failure | undefined {
   if (value === undefined || allowed.includes(value)) return undefined;
-  return fail('unsupportedOption', `${name} "${value}" is not enabled; enabled are ${allowed.join(', ')}`);
+  return fail(
+    'unsupportedOption',
+    `${name} ${quoted(value)} is not enabled; enabled are ${allowed.join(', ')}`,
+  );
 }
 
 /** The checks the schema cannot express (configurable lists and limits, voices that exist). */
@@ -96,7 +99,7 @@ function checkChoices(
   if (refused) return refused;
   const voiceId = body.voice_id ?? config.defaultVoice;
   const voice = findVoice(context, voiceId);
-  if (!voice) return fail('unknownVoice', `voice_id "${voiceId}" is not available to this project`);
+  if (!voice) return fail('unknownVoice', `voice_id ${quoted(voiceId)} is not available to this project`);
   return { voice, format: (body.audio_format ?? config.defaultAudioFormat) as AudioFormat };
 }
 
@@ -105,7 +108,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
     const body = context.body as SynthesisBody;
     const checked = check(context, body);
     if ('kind' in checked) return checked;
-    const { config, audio, state, sleep } = context.deps;
+    const { config, audio, state } = context.deps;
     const request: SynthesisRequest = {
       text: body.generate_text,
       voice: checked.voice,
@@ -136,7 +139,17 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       const headers = { ...audioHeaders(complete.meta), 'Content-Length': String(complete.byteLength) };
       return new StreamAnswer(200, complete.source, headers);
     }
-    const synthesis = await audio.synthesize(request);
+    // A new stream waits its turn before its text is sized too (a 2,000-character text is counted
+    // before its first byte): 50 arriving at once were all sized before any of them sounded.
+    const slice = context.deps.turns.slice();
+    await slice.first();
+    let synthesis: Awaited<ReturnType<typeof audio.synthesize>>;
+    try {
+      synthesis = await audio.synthesize(request);
+    } catch (error) {
+      slice.done();
+      throw error;
+    }
     const headers = audioHeaders(synthesis);
     const { preferences } = context;
     const pacing = {
@@ -144,7 +157,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       realtime: preferences.realtime ?? config.streaming.realtime,
       chunkMs: config.streaming.chunkMs,
     };
-    return new StreamAnswer(200, audioChunks(synthesis, pacing, sleep), headers);
+    return new StreamAnswer(200, audioChunks(synthesis, pacing, context.deps, slice), headers);
   };
 }
 

@@ -1,11 +1,7 @@
 import { mockWarningHeader, normalizeVoiceId } from '../../../openapi/contract.js';
-import { fail, ok } from '../answer/envelope.js';
+import { fail, ok, quoted } from '../answer/envelope.js';
 import type { Operation } from '../context.js';
 import { voiceRemovedChange } from '../state/persisted-rows.js';
-
-/** A quoted id for a header value, kept to printable ASCII (not every client reads Latin-1): others as \uXXXX. */
-const quoted = (id: string) =>
-  JSON.stringify(id).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * DELETE /v1/voice/{voice_id} (§4.4): removes a custom voice of the caller's organization and
@@ -27,7 +23,7 @@ export const voiceDelete: Operation = async ({ caller, pathParams, deps }) => {
   const normalized = normalizeVoiceId(id);
   if (!removed && normalized !== id && deps.state.voices.find(space, normalized)) {
     return ok(null, {
-      [mockWarningHeader]: `no voice ${quoted(id)}; voice ${quoted(normalized)} exists - ids are used exactly as returned (spec section 4.4)`,
+      [mockWarningHeader]: `no voice ${quoted(id, true)}; voice ${quoted(normalized, true)} exists - ids are used exactly as returned (spec section 4.4)`,
     });
   }
   return ok(null);

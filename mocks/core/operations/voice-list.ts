@@ -1,6 +1,6 @@
 import { limits } from '../../../openapi/contract.js';
 import { BytesAnswer } from '../answer/answer.js';
-import { type Failure, fail, isFailure, okBytes, okJsonBytes } from '../answer/envelope.js';
+import { type Failure, fail, isFailure, okBytes, okJsonBytes, quoted } from '../answer/envelope.js';
 import type { Operation, ServiceDeps } from '../context.js';
 import { signVoiceUrl, voiceUrlExpiry } from '../reference/signed-url.js';
 import type { KeptAnswer } from '../state/list-answers.js';
@@ -26,7 +26,10 @@ function startIndex(voices: VoiceRecord[], cursor: string | undefined, deletedSe
 export const voiceList: Operation = ({ caller, query, url, deps }) => {
   const size = query.page_size === undefined ? limits.pageSizeDefault.value : Number(query.page_size);
   if (!Number.isInteger(size) || size < limits.pageSizeMin.value || size > limits.pageSizeMax.value) {
-    return fail('pageSizeOutOfRange', `page_size must be an integer from 1 to 20, got "${query.page_size}"`);
+    return fail(
+      'pageSizeOutOfRange',
+      `page_size must be an integer from 1 to 20, got ${quoted(query.page_size ?? '')}`,
+    );
   }
   const space = caller.voiceSpace;
   const expires = voiceUrlExpiry(deps);
@@ -86,7 +89,7 @@ function listPage(deps: ServiceDeps, page: PageRequest): BytesAnswer | Promise<B
   if (start === undefined) {
     return fail(
       'invalidCursor',
-      `voice_id "${cursor}" is not a cursor returned by a preceding list response`,
+      `voice_id ${quoted(cursor ?? '')} is not a cursor returned by a preceding list response`,
     );
   }
   const shown = voices.slice(start, start + size);

@@ -1,7 +1,7 @@
 import type { Analysis } from '../../../audio/types.js';
 import { errors, limits, normalizeVoiceId, referenceVerdicts, voiceId } from '../../../openapi/contract.js';
 import type { SaveVoiceRequest } from '../../../openapi/generated/voice-service.js';
-import { type Failure, fail, isFailure, ok } from '../answer/envelope.js';
+import { type Failure, fail, isFailure, ok, quoted } from '../answer/envelope.js';
 import type { Operation, OperationContext } from '../context.js';
 import { unixSeconds } from '../platform/clock.js';
 import { loadReference } from '../reference/reference-audio.js';
@@ -16,22 +16,30 @@ const containerTypes: Record<string, string> = {
   webm: 'audio/webm',
 };
 
+/** The media type of an accepted reference: only audio types (voiceAudioMediaTypes), never a guess. */
+function audioMediaTypeOf(container: string): string {
+  const type = containerTypes[container];
+  // The analysis accepts no other container: a bug, loud (a 500), not a voice served as anything else.
+  if (type === undefined) throw new Error(`no audio media type for an accepted ${container} reference`);
+  return type;
+}
+
 /** Checks a normalized new voice id against §2.3 and §4.2 rules 1 and 2 (not yet against existing voices). */
 export function checkNewVoiceId(id: string, reserved: ReadonlySet<string>): Failure | undefined {
   if (id.length > limits.voiceIdMaxLength.value) {
     return fail(
       'voiceIdTooLong',
-      `voice_id "${id}" is ${id.length} characters after trimming and lowercasing; at most 30 are allowed`,
+      `voice_id ${quoted(id)} is ${id.length} characters after trimming and lowercasing; at most 30 are allowed`,
     );
   }
   if (id.length === 0) return fail('voiceIdInvalid', 'voice_id is empty after trimming whitespace');
   if (!new RegExp(voiceId.pattern).test(id)) {
     return fail(
       'voiceIdInvalid',
-      `voice_id "${id}" may only contain ${voiceId.alphabet} after trimming and lowercasing`,
+      `voice_id ${quoted(id)} may only contain ${voiceId.alphabet} after trimming and lowercasing`,
     );
   }
-  if (reserved.has(id)) return fail('voiceIdTaken', `voice_id "${id}" is reserved`);
+  if (reserved.has(id)) return fail('voiceIdTaken', `voice_id ${quoted(id)} is reserved`);
   return undefined;
 }
 
@@ -57,7 +65,8 @@ export const voiceSave: Operation = async (context) => {
   const refused = checkNewVoiceId(id, reservedIds(context));
   if (refused) return refused;
   const space = caller.voiceSpace;
-  if (!deps.state.voices.reserve(space, id)) return fail('voiceIdTaken', `voice_id "${id}" already exists`);
+  if (!deps.state.voices.reserve(space, id))
+    return fail('voiceIdTaken', `voice_id ${quoted(id)} already exists`);
   const voices = deps.state.voices;
   try {
     const created = await createVoice(context, id, body.ref_audio);
@@ -119,7 +128,7 @@ async function createVoice(context: OperationContext, id: string, ref: string): 
     createdAt,
     ref: ref32,
     audioId,
-    audioMediaType: containerTypes[analysis.container] ?? 'application/octet-stream',
+    audioMediaType: audioMediaTypeOf(analysis.container),
     ownsAudio: !reference.uploadId,
     account: caller.account,
     profile: deps.audio.profileFromReference(id, { pitchHz: analysis.pitchHz }, deps.seed),

@@ -1,5 +1,5 @@
 import { limits } from '../../../openapi/contract.js';
-import { type Failure, fail, isFailure } from '../answer/envelope.js';
+import { type Failure, fail, isFailure, quoted } from '../answer/envelope.js';
 import type { ServiceDeps } from '../context.js';
 import type { Caller } from '../state/tenancy.js';
 import { fetchReference } from './reference-url.js';
@@ -36,7 +36,7 @@ export async function loadReference(
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(ref)) {
     return fail(
       'refAudioNotAccessible',
-      `ref_audio must be the object_key of an upload or an http(s) URL, got ${JSON.stringify(ref)}`,
+      `ref_audio must be the object_key of an upload or an http(s) URL, got ${quoted(ref)}`,
     );
   }
   const record = deps.state.uploads.find(ref, caller.uploadSpace);

@@ -1,4 +1,4 @@
-import { type Failure, fail } from '../answer/envelope.js';
+import { type Failure, fail, quoted } from '../answer/envelope.js';
 import type { CoreRequest } from '../context.js';
 
 /**
@@ -11,8 +11,24 @@ export class BodyStalled extends Error {
   }
 }
 
-/** JSON bodies of this service are small (generate_text is at most ~10,000 characters); a cap keeps a huge one cheap. */
-export const maxJsonBodyBytes = 1_048_576;
+/** The most bytes of JSON one code point of text can take: an astral one escaped as `\ud83d\ude00`. */
+const jsonBytesPerCodePoint = 12;
+
+/** Room in a JSON body for everything but generate_text: voice_id, a ref_audio URL, options, whitespace. */
+const jsonOtherFieldsBytes = 16_384;
+
+/**
+ * The largest JSON request body the service reads (a larger one is 400/10001 before it is parsed):
+ * the largest valid request, a text of `maxTextLength` code points each written as escaped as JSON
+ * allows, and the other fields. 136,384 bytes at the default 10,000 characters, so 300 clients holding
+ * unfinished bodies keep ~40 MB, not the 300 MB a 1 MiB cap let them; and a larger configured text
+ * length moves the cap with it.
+ *
+ * @example
+ * const body = await readJsonBody(request, jsonBodyCap(deps.config.maxTextLength));
+ */
+export const jsonBodyCap = (maxTextLength: number): number =>
+  maxTextLength * jsonBytesPerCodePoint + jsonOtherFieldsBytes;
 
 /**
  * Reads and discards a body to its end, so the client (which may still be sending) gets to read the
@@ -53,19 +69,25 @@ export const mediaType = (contentType: string | null): string =>
   (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 
 /**
- * Reads a JSON request body: refuses another Content-Type, an empty or oversized body, or malformed
- * JSON, each as an invalidRequest failure saying which (general-errors decision).
+ * Reads a JSON request body of at most `cap` bytes: refuses another Content-Type, an empty or oversized
+ * body (by its Content-Length before reading any of it, or once `cap` bytes have come), malformed JSON
+ * or JSON nested deeper than `maxJsonDepth`, each as an invalidRequest failure saying which
+ * (general-errors decision).
  *
  * @example
- * const body = await readJsonBody(request); if (isFailure(body)) return render(body);
+ * const body = await readJsonBody(request, jsonBodyCap(config.maxTextLength)); if (isFailure(body)) return render(body);
  */
-export async function readJsonBody(request: CoreRequest, cap: number = maxJsonBodyBytes): Promise<unknown> {
+export async function readJsonBody(request: CoreRequest, cap: number): Promise<unknown> {
   const type = mediaType(request.headers.get('content-type'));
   if (type !== 'application/json') {
     await drain(request.body);
-    return fail('invalidRequest', `Content-Type must be application/json, got "${type || 'none'}"`);
+    return fail('invalidRequest', `Content-Type must be application/json, got ${quoted(type || 'none')}`);
   }
   if (!request.body) return fail('invalidRequest', 'request body is empty; expected a JSON object');
+  if (Number(request.headers.get('content-length')) > cap) {
+    await drain(request.body);
+    return fail('invalidRequest', `request body is larger than ${cap} bytes`);
+  }
   const reader = request.body.getReader();
   let read: Awaited<ReturnType<typeof readAtMost>>;
   try {
@@ -105,11 +127,46 @@ export async function readAtMost(
   }
 }
 
+/**
+ * How deep a JSON request body may nest objects and arrays. The service's bodies nest 2 levels, a
+ * snapshot (POST /__mock/restore) 6; a body 5,000 levels deep made the request log's JSON.stringify
+ * overflow the stack after the characters were billed, so it is refused before anything happens.
+ */
+export const maxJsonDepth = 32;
+
+/** Whether JSON text nests objects and arrays deeper than `max` (a scan of the text: no parse, no recursion). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 function parseJson(parts: Uint8Array[], size: number): unknown | Failure {
   if (size === 0) return fail('invalidRequest', 'request body is empty; expected a JSON object');
   const decoder = new TextDecoder('utf-8', { fatal: true });
+  let text: string;
   try {
-    const text = parts.map((part) => decoder.decode(part, { stream: true })).join('') + decoder.decode();
+    text = parts.map((part) => decoder.decode(part, { stream: true })).join('') + decoder.decode();
+  } catch (error) {
+    return fail('invalidRequest', `request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (nestsDeeperThan(text, maxJsonDepth))
+    return fail(
+      'invalidRequest',
+      `request body nests deeper than ${maxJsonDepth} levels of objects and arrays`,
+    );
+  try {
     return JSON.parse(text);
   } catch (error) {
     return fail('invalidRequest', `request body is not valid JSON: ${(error as Error).message}`);

@@ -1,5 +1,18 @@
 import type { VoiceProfile } from '../../../audio/types.js';
 
+/**
+ * The media types a voice's reference audio may have: one per container the analysis accepts. The
+ * snapshot schema (snapshot.schema.json) holds the same list, so a restored or loaded voice cannot
+ * be served as a page (text/html on the mock's origin could script the control API).
+ */
+export const voiceAudioMediaTypes = [
+  'audio/wav',
+  'audio/mpeg',
+  'audio/mp4',
+  'audio/ogg',
+  'audio/webm',
+] as const;
+
 /** One custom voice. `sequence` orders the list (oldest first); `audioId` names its reference bytes in Storage. */
 export interface VoiceRecord {
   voiceId: string;
@@ -12,6 +25,8 @@ export interface VoiceRecord {
   audioMediaType: string;
   /** True when the reference bytes were fetched from a URL and belong to the voice alone. */
   ownsAudio: boolean;
+  /** True for a voice POST /__mock/populate made (its recording generated); absent for a saved one. */
+  populated?: boolean;
   account: string;
   profile: VoiceProfile;
 }
@@ -85,6 +100,11 @@ export class Voices {
   /** The sequence of the newest voice ever made (kept by a durable store). */
   get lastSequence(): number {
     return this.sequence;
+  }
+
+  /** How many voices there are, in every space. */
+  get count(): number {
+    return this.live.size;
   }
 
   /** How many changes the voices have seen: equal versions list the same voices, cursors included. */

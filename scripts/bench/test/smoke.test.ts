@@ -52,6 +52,34 @@ describe('npm run bench -- --smoke', () => {
     },
   );
 
+  // Spawns the built mock once; its stream clients run as processes of their own.
+  it('runs the fairness section and prints a row and three targets per format', async () => {
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
+    const { code, stdout } = await smokeRun('fairness');
+    expect(code).toBe(0);
+    for (const format of ['wav', 'pcm', 'mp3']) {
+      expect(stdout).toMatch(
+        new RegExp(`^${format} +\\d+ +[\\d.]+ +[\\d.]+ / [\\d.]+ +[\\d.]+ +[\\d.]+ +\\d+ %`, 'm'),
+      );
+      expect(stdout).toMatch(
+        new RegExp(
+          `^(met {3}|MISSED) fairness ${format}, 3 × [\\d,]+ characters: first byte p50 ≤ 25 ms`,
+          'm',
+        ),
+      );
+      expect(stdout).toMatch(
+        new RegExp(`^(met {3}|MISSED) fairness ${format}, .+: synthesis rate at once`, 'm'),
+      );
+      expect(stdout).toMatch(
+        new RegExp(`^(met {3}|MISSED) fairness ${format}, .+: a list during the load`, 'm'),
+      );
+    }
+  }, 120_000);
+
   // Spawns the built mock twice, in memory and on a state dir, and compares them.
   it('runs the persist section and prints saves per second and both targets', async () => {
     await new Promise<void>((resolve, reject) =>
@@ -67,6 +95,23 @@ describe('npm run bench -- --smoke', () => {
     );
     expect(stdout).toMatch(
       /^(met {3}|MISSED) persist: synthesis \(50 connections\) with a state dir ≥ 90 % of in memory: [\d.]+ %$/m,
+    );
+  });
+
+  // Spawns the built mock with --expose-gc and reads its memory after a full GC.
+  it('runs the keyless section and prints what clients made the mock keep', async () => {
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
+    const { code, stdout } = await smokeRun('keyless');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /^256 keyless GETs, 15,000-character paths, 64 Hosts: statuses \{"404":256\}; RSS [\d.]+ MB before, \+-?[\d.]+ MB after; heap \+-?[\d.]+ MB$/m,
+    );
+    expect(stdout).toMatch(
+      /^(met {3}|MISSED) keyless: 10 held 1 MiB JSON bodies keep ≤ 160 MB of RSS: \+-?[\d.]+ MB$/m,
     );
   });
 });
