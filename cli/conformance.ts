@@ -15,6 +15,7 @@ import { writeReports } from '../conformance/reporters/write-reports.js';
 import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup/only-patterns.js';
 import { baseUrlProblem } from '../conformance/setup/options-check.js';
 import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
+import { type ExploreRequest, explore } from './explore.js';
 import { type CommandLine, mockVariables, readCommandLine, usage, variableOf } from './program.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -33,6 +34,8 @@ export interface CliRequest {
   readonly list: boolean;
   readonly options: RunOptions;
   readonly reportDir: string;
+  /** --explore or --replay, with their budgets and seed. */
+  readonly explore?: ExploreRequest;
   /** How the user named an option (`--only` or `VOICE_KIT_ONLY`), for messages about its value. */
   readonly sourceOf: Readonly<Record<string, string>>;
 }
@@ -108,6 +111,7 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
       `unknown ${get('include')?.source ?? '--include'} group(s): ${unknownGroups.join(', ')}; groups: ${includeNames.join(', ')}`,
     );
   const pcm = pcmHeaders(str('pcm-headers'), problems);
+  const explore = exploreRequest(get, str, allowBillable, problems);
   if (problems.length > 0) throw new UsageError(problems);
 
   const reference = str('reference-audio');
@@ -134,7 +138,14 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
     ...keys.map(([name, g]) => [`keys.${name}`, g.source]),
   ]);
   const reportDir = str('report-dir')?.value ?? 'reports/conformance';
-  return { help: false, list: line.options.list === true, options, reportDir, sourceOf };
+  return {
+    help: false,
+    list: line.options.list === true,
+    options,
+    reportDir,
+    sourceOf,
+    ...(explore ? { explore } : {}),
+  };
 }
 
 /**
@@ -154,6 +165,43 @@ function billable(g: Given | undefined, problems: string[]): boolean {
   if (/^(0|false|no|off|)$/i.test(g.value.trim())) return false;
   problems.push(`${g.source}=${JSON.stringify(g.value)} is neither 1 nor 0`);
   return false;
+}
+
+const exploreNumbers = [
+  ['budget-chars', 'budgetChars'],
+  ['budget-uploads', 'budgetUploads'],
+  ['budget-creations', 'budgetCreations'],
+  ['max-time', 'maxTimeSeconds'],
+  ['seed', 'seed'],
+] as const;
+
+/** --explore and --replay with their numbers, or undefined for a scripted run; problems are pushed. */
+function exploreRequest(
+  get: (name: string) => Given | undefined,
+  str: (name: string) => Given | undefined,
+  allowBillable: boolean,
+  problems: string[],
+): ExploreRequest | undefined {
+  const on = billable(get('explore'), problems);
+  const replay = str('replay')?.value;
+  const numbers: Record<string, number> = {};
+  for (const [flag, name] of exploreNumbers) {
+    const g = str(flag);
+    if (!g) continue;
+    const n = Number(g.value.trim());
+    const whole = /^\d+$/.test(g.value.trim()) && n <= 2 ** 32 - 1;
+    if (!whole || (flag === 'max-time' && n === 0))
+      problems.push(
+        `${g.source} needs a whole number${flag === 'max-time' ? ' of seconds above 0' : ' ≥ 0'}, got ${JSON.stringify(g.value)}`,
+      );
+    else if (!on && !replay)
+      problems.push(`${g.source} is a flag of --explore; add --explore (or --replay FILE)`);
+    else numbers[name] = n;
+  }
+  if ((numbers.budgetCreations ?? 0) > 0 && !allowBillable)
+    problems.push('--budget-creations above 0 creates voices: it needs --allow-billable');
+  if (!on && !replay) return undefined;
+  return { replay, ...numbers };
 }
 
 /** Exactly three header names, in the order sample rate, channels, bit depth. */
@@ -231,6 +279,7 @@ export async function conformanceCommand(
     err(`${lines.length} cases`);
     return 0;
   }
+  if (request.explore) return explore(request, request.explore, err);
   return run(request, err);
 }
 

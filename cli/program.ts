@@ -104,7 +104,23 @@ function program(): CAC {
     )
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--report-dir <dir>', 'Where the reports go (default reports/conformance)')
-    .option('--list', 'Print every case id with its section and severity, then exit');
+    .option('--list', 'Print every case id with its section and severity, then exit')
+    .option('--explore', 'Explore: generated, budgeted sequences of operations instead of the cases')
+    .option('--budget-chars <n>', 'With --explore: characters to synthesize at most (default 20000)')
+    .option('--budget-uploads <n>', 'With --explore: upload requests at most (default 20)')
+    .option(
+      '--budget-creations <n>',
+      'With --explore: save requests at most (0 unless --allow-billable; default then 20)',
+    )
+    .option(
+      '--max-time <seconds>',
+      'With --explore: seconds the exploration may take, shrinking included (default 90)',
+    )
+    .option('--seed <n>', 'With --explore: the seed of the sequences (default: a random one, printed)')
+    .option(
+      '--replay <file>',
+      'Run a reproduction of --explore (explore-repro.json) again: exit 1 while it still deviates',
+    );
   cli
     .command('proxy', 'Pass traffic to a deployment and check every exchange against the contract')
     .option('--upstream <url>', 'The deployment to pass traffic to (required)')

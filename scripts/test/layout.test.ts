@@ -63,6 +63,15 @@ const mayImport: Record<string, readonly string[]> = {
     'conformance/cases/',
     'openapi/',
   ],
+  // --explore: sequences judged by the one judge, on the suite's setup and toolkit.
+  'conformance/explore/': [
+    'conformance/types.ts',
+    'conformance/setup/',
+    'conformance/toolkit/',
+    'common/xml-escape.ts',
+    'openapi/',
+    'judge/',
+  ],
   'conformance/index.ts': ['conformance/', 'openapi/'],
   'fixtures/': ['audio/', 'openapi/'],
   // voice-kit/node re-exports the mock's Node server and the proxy, living inside neither.

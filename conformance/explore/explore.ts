@@ -1,0 +1,247 @@
+/**
+ * The exploration: fast-check generates sequences of commands (commands/) tier by tier (lists and
+ * refusals, then uploads, then creations and speech), each sequence runs against the deployment with a
+ * judge of its own, and a sequence with a must verdict is shrunk by fast-check, every re-run through
+ * the same budget. Ends at the first violation found (shrunk as far as budget and time allow), or when
+ * the tiers, the budget or --max-time are done; then deletes what it created.
+ */
+import fc from 'fast-check';
+import { Budget, type Spent } from './budget.js';
+import { deleteCreated, sweepRun } from './cleanup.js';
+import { commandsOf, type Tier, tiers } from './commands/index.js';
+import { Violation } from './commands/step-command.js';
+import { calibrationText } from './commands/synthesize.js';
+import { type Model, newModel } from './model.js';
+import type { ExploreOptions, ExploreResult, Found } from './options.js';
+import { Sequence } from './sequence.js';
+import { limitsOf, prepare } from './setup.js';
+import type { Step } from './step.js';
+import type { Wire } from './wire.js';
+
+/** Sequences per tier at most (the budget and --max-time usually end the paid tier first). */
+const runsOf: Readonly<Record<Tier, number>> = { free: 3, uploads: 12, paid: 5_000 };
+const maxCommands: Readonly<Record<Tier, number>> = { free: 8, uploads: 10, paid: 18 };
+/** The share of each budget a tier may spend: lists and deletes are free, uploads keep most for saves. */
+const shareOf: Readonly<Record<Tier, Spent>> = {
+  free: { chars: 0, uploads: 0, creations: 0 },
+  uploads: { chars: 0, uploads: 0.5, creations: 0.3 },
+  paid: { chars: 1, uploads: 1, creations: 1 },
+};
+/** Step labels kept for the trace. */
+const traceCap = 2_000;
+
+const firstPage: Step = { label: 'list the first page (main)', op: 'listVoices', key: 'main' };
+/** The longest text first: the judge then knows every later (shorter) text fits an unstated limit. */
+const calibration: Step = {
+  label: 'synthesize the longest text with the default voice',
+  op: 'synthesizeSpeech',
+  key: 'main',
+  json: { generate_text: calibrationText },
+};
+
+/**
+ * A cursor held across a delete: a first page of 1, the delete of the newest voice the sequence saved
+ * (deletes are free; the cleanup would delete it anyway), a synthesis with the deleted voice (a few
+ * characters), then the pages that cursor opens.
+ */
+async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<void> {
+  const voice = model.voices.filter((v) => v.live).at(-1);
+  if (!voice || seq.violations.length > 0) return;
+  let record = await seq.run({
+    label: 'open a cursor: first page of 1 (main)',
+    op: 'listVoices',
+    key: 'main',
+    pageSize: 1,
+  });
+  let from = seq.records.length - 1;
+  await seq.run({
+    label: `delete voice ${JSON.stringify(voice.id)} while the cursor is open`,
+    op: 'deleteVoice',
+    key: 'main',
+    voice: voice.id,
+  });
+  voice.live = false;
+  await seq.run({
+    label: `synthesize the deleted voice ${JSON.stringify(voice.id)}`,
+    op: 'synthesizeSpeech',
+    key: 'main',
+    json: { generate_text: 'Hello there.', voice_id: voice.id },
+  });
+  for (let page = 1; page < 10 && record.data?.has_more === true && seq.violations.length === 0; page++) {
+    record = await seq.run({
+      label: `list the page after step ${from + 1} (main)`,
+      op: 'listVoices',
+      key: 'main',
+      pageSize: 1,
+      cursor: { from, field: 'next_voice_id' },
+    });
+    from = seq.records.length - 1;
+  }
+}
+
+/** Walk the main key's list from the first page (default size), at most 10 pages. */
+async function walk(seq: Sequence): Promise<void> {
+  if (seq.violations.length > 0) return;
+  let record = await seq.run({ label: 'walk the list: first page (main)', op: 'listVoices', key: 'main' });
+  for (let page = 1; page < 10 && record.data?.has_more === true && seq.violations.length === 0; page++) {
+    const from = seq.records.length - 1;
+    record = await seq.run({
+      label: `walk the list: the page after step ${from + 1} (main)`,
+      op: 'listVoices',
+      key: 'main',
+      cursor: { from, field: 'next_voice_id' },
+    });
+  }
+}
+
+/** Everything the sequences of one exploration share. */
+class Exploration {
+  sequences = 0;
+  requests = 0;
+  shrinks = 0;
+  readonly trace: string[] = [];
+  readonly operations: Record<string, number> = {};
+  found: Found | undefined;
+  readonly accepted = { textLength: 0 };
+  readonly tried = new Set<number>();
+
+  constructor(
+    readonly wire: Wire,
+    readonly budget: Budget,
+    readonly progress: (line: string) => void,
+  ) {}
+
+  /** One sequence: run the commands, note what it did, keep it when it is the shortest violation yet. */
+  async sequence(cmds: Iterable<fc.AsyncCommand<ReturnType<typeof newModel>, Sequence>>): Promise<void> {
+    // Nothing left to spend or no time: the remaining runs (and shrink attempts) pass at once.
+    if (this.budget.outOfTime() || this.budget.exhausted() || this.wire.signal?.aborted) return;
+    const n = ++this.sequences;
+    if (this.found) this.shrinks++;
+    const seq = new Sequence(
+      { ...this.wire, prefix: `${this.wire.prefix}${n.toString(36)}_` },
+      this.budget,
+      this.accepted,
+      this.tried,
+    );
+    try {
+      // A first page before and a walk after: free, and what the session rules need to compare
+      // (the free-use count, every saved voice listed, every deleted one gone).
+      await seq.run(firstPage);
+      if (this.budget.tierShare.chars > 0) await seq.run(calibration);
+      const model = newModel();
+      await fc.asyncModelRun(() => ({ model, real: seq }), cmds);
+      await walk(seq);
+      await cursorAcrossDelete(seq, model);
+      await walk(seq);
+      if (seq.violations.length > 0) throw new Violation(seq.violations.map((v) => v.rule).join(', '));
+    } finally {
+      this.note(seq);
+      await deleteCreated(seq.wire, seq.created);
+    }
+  }
+
+  private note(seq: Sequence): void {
+    for (const r of seq.records) {
+      if (this.trace.length < traceCap)
+        this.trace.push(`${this.sequences}: ${r.step.label}${r.skipped ? ` [skipped: ${r.skipped}]` : ''}`);
+      if (r.status === undefined) continue;
+      this.requests++;
+      this.operations[r.step.op] = (this.operations[r.step.op] ?? 0) + 1;
+    }
+    const verdicts = seq.violations;
+    if (verdicts.length === 0) return;
+    const steps = seq.records.filter((r) => r.status !== undefined).length;
+    const best = this.found?.steps.filter((r) => r.status !== undefined).length ?? Number.POSITIVE_INFINITY;
+    if (steps <= best) {
+      const acceptedTextLength = this.accepted.textLength;
+      this.found = {
+        verdicts,
+        steps: seq.records,
+        shrinks: this.shrinks,
+        shrinkCut: false,
+        acceptedTextLength,
+      };
+      this.progress(
+        `violation in sequence ${this.sequences} (${steps} requests): ${verdicts.map((v) => v.rule).join(', ')}`,
+      );
+    }
+  }
+}
+
+/**
+ * Explore a deployment (or the kit's mock) within a budget.
+ *
+ * @example
+ * const r = await exploreDeployment({ baseUrl, apiKey, seed: 1, maxTimeSeconds: 60 });
+ * if (r.found) console.log(r.found.verdicts, r.found.steps.map((s) => s.step.label));
+ */
+export async function exploreDeployment(options: ExploreOptions = {}): Promise<ExploreResult> {
+  const t0 = performance.now();
+  const progress = options.onProgress ?? (() => undefined);
+  const seed = options.seed ?? (Math.random() * 2 ** 31) >>> 0;
+  limitsOf(options, options.baseUrl === undefined); // the options' errors before anything starts
+  const prepared = await prepare(options);
+  const limits = limitsOf(options, prepared.embedded);
+  const budget = new Budget(limits);
+  const run = new Exploration(prepared.wire, budget, progress);
+  progress(
+    `exploring ${prepared.wire.baseUrl} with seed ${seed}; budget: ${limits.chars} characters, ${limits.uploads} uploads, ${limits.creations} creations, ${limits.maxTimeMs / 1000} s`,
+  );
+  let cleanup: ExploreResult['cleanup'] = { deleted: 0, left: 0, failures: [] };
+  try {
+    for (const [i, tier] of tiers.entries()) {
+      if (budget.outOfTime() || options.signal?.aborted) break;
+      budget.tierShare = shareOf[tier];
+      const property = fc.asyncProperty(
+        fc.commands(commandsOf(tier), { maxCommands: maxCommands[tier], size: 'max' }),
+        (cmds) => run.sequence(cmds),
+      );
+      const outcome = await fc.check(property, {
+        seed: seed + i,
+        numRuns: runsOf[tier],
+        interruptAfterTimeLimit: Math.max(1, budget.timeLeftMs()),
+      });
+      if (run.found) {
+        run.found = { ...run.found, shrinkCut: outcome.interrupted || budget.outOfTime() };
+        break;
+      }
+      // A sequence that threw without a verdict is the explorer's failure, not the deployment's: said.
+      if (outcome.failed)
+        throw outcome.errorInstance instanceof Error
+          ? outcome.errorInstance
+          : new Error(String(outcome.errorInstance));
+      progress(`${tier}: ${outcome.numRuns} sequences, no violation`);
+    }
+  } finally {
+    cleanup = await sweepRun(prepared.wire, prepared.wire.prefix).catch((e: Error) => ({
+      deleted: 0,
+      left: 0,
+      failures: [e.message],
+    }));
+    await prepared.close();
+  }
+  return {
+    ok: run.found === undefined,
+    seed,
+    baseUrl: prepared.wire.baseUrl,
+    embeddedMock: prepared.embedded,
+    limits: {
+      chars: limits.chars,
+      uploads: limits.uploads,
+      creations: limits.creations,
+      maxTimeSeconds: limits.maxTimeMs / 1000,
+    },
+    spent: { ...budget.spent },
+    refused: { ...budget.refused },
+    sequences: run.sequences,
+    requests: run.requests,
+    trace: run.trace,
+    operations: run.operations,
+    found: run.found,
+    cleanup,
+    durationMs: Math.round(performance.now() - t0),
+    keyNames: Object.keys(prepared.wire.keys).filter(
+      (k) => prepared.wire.keys[k as keyof typeof prepared.wire.keys],
+    ),
+  };
+}

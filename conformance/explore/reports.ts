@@ -1,0 +1,120 @@
+/**
+ * An exploration's reports, like the scripted suite's: explore.json (everything), explore.junit.xml
+ * (one test case per rule judged, failed when violated), explore.md (what was spent, covered, found),
+ * and on a violation the reproduction (reproduction.ts). Also the terminal summary.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { xmlEscape } from '../../common/xml-escape.js';
+import { allRules } from '../../judge/index.js';
+import { exploreRules } from './explore-rules.js';
+import type { ExploreResult } from './options.js';
+import { reproductionOf, writeReproduction } from './reproduction.js';
+
+/** Every rule an exploration judges by: the judge's and the explorer's own. */
+export const exploredRules = [
+  ...allRules.map((r) => ({ id: r.id, section: r.section, title: r.title })),
+  ...Object.values(exploreRules),
+];
+
+const spentLine = (r: ExploreResult) =>
+  `Spent: ${r.spent.chars} of ${r.limits.chars} characters, ${r.spent.uploads} of ${r.limits.uploads} uploads, ${r.spent.creations} of ${r.limits.creations} creations, ${(r.durationMs / 1000).toFixed(1)} of ${r.limits.maxTimeSeconds} s`;
+
+/** The lines the terminal prints at the end. */
+export function exploreSummary(r: ExploreResult): string {
+  const lines = [
+    `Explored with seed ${r.seed}: ${r.sequences} sequences, ${r.requests} requests (${Object.entries(
+      r.operations,
+    )
+      .map(([op, n]) => `${op} ${n}`)
+      .join(', ')})`,
+    spentLine(r),
+    `Cleanup: ${r.cleanup.deleted} voice(s) deleted by the sweep, ${r.cleanup.left} left${r.cleanup.failures.length ? `; ${r.cleanup.failures.join('; ')}` : ''}`,
+  ];
+  if (!r.found) return [...lines, 'PASS: no sequence broke a must rule'].join('\n');
+  const sent = r.found.steps.filter((s) => s.status !== undefined);
+  return [
+    ...lines,
+    ...r.found.verdicts.map((v) => `FAIL ${v.rule} (${v.section}): ${v.seen}`),
+    `The shortest sequence found (${sent.length} requests${r.found.shrinkCut ? '; shrinking stopped at the budget or --max-time' : ''}):`,
+    ...sent.map((s, i) => `  ${i + 1}. ${s.step.label} → HTTP ${s.status}`),
+  ].join('\n');
+}
+
+function junit(r: ExploreResult): string {
+  const violated = new Map((r.found?.verdicts ?? []).map((v) => [v.rule, v]));
+  const cases = exploredRules.map((rule) => {
+    const v = violated.get(rule.id);
+    const name = `${xmlEscape(rule.id)}" classname="explore.${xmlEscape(rule.section)}`;
+    return v
+      ? `    <testcase name="${name}"><failure message="${xmlEscape(v.seen)}">${xmlEscape(`${rule.title}\nexchange ${v.exchange}: ${v.seen}`)}</failure></testcase>`
+      : `    <testcase name="${name}"/>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="voice-kit explore" tests="${cases.length}" failures="${violated.size}">`,
+    `  <testsuite name="explore seed ${r.seed}" tests="${cases.length}" failures="${violated.size}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function markdown(r: ExploreResult): string {
+  const violated = new Set((r.found?.verdicts ?? []).map((v) => v.rule));
+  return [
+    `# Exploration of ${r.baseUrl}${r.embeddedMock ? ' (the embedded mock)' : ''}`,
+    '',
+    `Seed ${r.seed} (\`--seed ${r.seed}\` repeats it). ${r.found ? '**FAIL**' : '**PASS**'}.`,
+    '',
+    spentLine(r),
+    '',
+    '## Operations',
+    '',
+    '| operation | requests |',
+    '|---|---|',
+    ...Object.entries(r.operations).map(([op, n]) => `| ${op} | ${n} |`),
+    '',
+    '## Rules judged',
+    '',
+    '| rule | section | result |',
+    '|---|---|---|',
+    ...exploredRules.map(
+      (rule) => `| \`${rule.id}\` | ${rule.section} | ${violated.has(rule.id) ? 'FAIL' : 'held'} |`,
+    ),
+    '',
+    ...(r.found
+      ? [
+          '## The violation',
+          '',
+          '```text',
+          exploreSummary(r).split('\n').slice(3).join('\n'),
+          '```',
+          '',
+          'Replay: `voice-kit conformance --base-url … --replay explore-repro.json`; or run `explore-repro.sh`.',
+          '',
+        ]
+      : []),
+  ].join('\n');
+}
+
+/** Write the reports (and the reproduction of a violation) into `dir`; returns the paths. */
+export async function writeExploreReports(r: ExploreResult, dir: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const files: [string, string][] = [
+    ['explore.json', `${JSON.stringify(r, null, 2)}\n`],
+    ['explore.junit.xml', junit(r)],
+    ['explore.md', markdown(r)],
+  ];
+  for (const [name, text] of files) await writeFile(join(dir, name), text);
+  const paths = files.map(([name]) => join(dir, name));
+  if (!r.found) return paths;
+  return [
+    ...paths,
+    ...(await writeReproduction(
+      reproductionOf(r.seed, r.baseUrl, r.found.steps, r.found.verdicts, r.found.acceptedTextLength),
+      dir,
+    )),
+  ];
+}

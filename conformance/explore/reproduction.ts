@@ -1,0 +1,118 @@
+/**
+ * The reproduction of a violation: the shortest sequence that showed it, as `explore-repro.json` (what
+ * --replay reads) and as `explore-repro.sh`, the same requests as curl calls (jq takes the object keys
+ * and cursors from the answers). Keys are named by role, never written; voice ids carry `{run}`.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Verdict } from '../../judge/index.js';
+import { kitFixtures } from '../setup/fixture-source.js';
+import type { StepRecord } from './sequence.js';
+import type { Step, StepValue } from './step.js';
+
+export const reproFormat = 'voice-kit-explore-repro/1';
+
+export interface Reproduction {
+  readonly format: typeof reproFormat;
+  readonly seed: number;
+  readonly baseUrl: string;
+  readonly verdicts: readonly Verdict[];
+  /** The longest text the exploration saw accepted (sequence.ts `surer`). */
+  readonly acceptedTextLength: number;
+  readonly steps: readonly Step[];
+}
+
+/** The sent steps only, with the step numbers their values refer to renumbered. */
+export function reproductionOf(
+  seed: number,
+  baseUrl: string,
+  records: readonly StepRecord[],
+  verdicts: readonly Verdict[],
+  acceptedTextLength: number,
+): Reproduction {
+  const kept = new Map<number, number>();
+  records.forEach((r, i) => {
+    if (r.status !== undefined) kept.set(i, kept.size);
+  });
+  const move = (v: StepValue | undefined): StepValue | undefined =>
+    v === undefined || typeof v === 'string' ? v : { ...v, from: kept.get(v.from) ?? -1 };
+  const steps = records
+    .filter((r) => r.status !== undefined)
+    .map(({ step }) => {
+      const cursor = move(step.cursor);
+      const refAudio = move(step.refAudio);
+      return {
+        ...step,
+        ...(cursor !== undefined ? { cursor } : {}),
+        ...(refAudio !== undefined ? { refAudio } : {}),
+      };
+    });
+  return { format: reproFormat, seed, baseUrl, verdicts, acceptedTextLength, steps };
+}
+
+const envOf = (key: string) => `KEY_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+/** A shell expression of a step value. */
+const shellValue = (v: StepValue) =>
+  typeof v === 'string' ? q(v.replaceAll('{run}', '\'"$RUN"\'')) : `"$V${v.from + 1}"`;
+
+function curlOf(step: Step, n: number): string {
+  const key = `-H "X-API-Key: $${envOf(step.key)}"`;
+  const keep = `| tee /dev/stderr | jq -r '.data.${step.refAudio || step.upload ? 'object_key' : 'next_voice_id'} // empty')`;
+  if (step.op === 'listVoices') {
+    const query = [
+      ...(step.pageSize !== undefined ? [`--data-urlencode page_size=${step.pageSize}`] : []),
+      ...(step.cursor !== undefined ? [`--data-urlencode voice_id=${shellValue(step.cursor)}`] : []),
+    ].join(' ');
+    return `V${n}=$(curl -sS -G ${key} ${query} "$BASE_URL/v1/voice/list" ${keep}`;
+  }
+  if (step.op === 'deleteVoice')
+    return `curl -sS -X DELETE ${key} "$BASE_URL/v1/voice/"${shellValue(step.voice ?? '')}; echo`;
+  if (step.op === 'uploadFile' && step.upload) {
+    const file = step.upload.empty ? '/dev/null' : `"$FILES/${step.upload.role}"`;
+    return `V${n}=$(curl -sS ${key} -F scene=${q(step.upload.scene)} -F "file=@${file};filename=${step.upload.fileName}" "$BASE_URL/v1/files/upload" ${keep}`;
+  }
+  const body = { ...step.json };
+  const json = JSON.stringify(body).replaceAll('{run}', '__RUN__');
+  const ref =
+    step.refAudio !== undefined ? ` | jq -c --arg r ${shellValue(step.refAudio)} '.ref_audio = $r'` : '';
+  const path =
+    step.op === 'saveVoice'
+      ? '/v1/voice/save'
+      : step.op === 'streamSpeech'
+        ? '/v1/text-to-speech/stream'
+        : '/v1/text-to-speech';
+  const out = step.op === 'saveVoice' ? '; echo' : ` -o /dev/null -w 'HTTP %{http_code}\\n'`;
+  return `printf '%s' ${q(json)} | sed "s/__RUN__/$RUN/g"${ref} | curl -sS ${key} -H 'Content-Type: application/json' --data-binary @- "$BASE_URL${path}"${out}`;
+}
+
+/** The curl script of a reproduction. */
+export function curlScript(repro: Reproduction): string {
+  const keys = [...new Set(repro.steps.map((s) => s.key))];
+  return [
+    '#!/bin/sh',
+    `# voice-kit conformance --explore: reproduction (seed ${repro.seed}). Needs curl and jq.`,
+    `# Set BASE_URL and ${keys.map(envOf).join(', ')}; recordings are in ./explore-repro-files.`,
+    ...repro.verdicts.map((v) => `# ${v.rule} (${v.section}): ${v.seen}`),
+    'set -u',
+    `BASE_URL=\${BASE_URL:-${repro.baseUrl}}`,
+    'FILES=$(dirname "$0")/explore-repro-files',
+    'RUN=vk_$(date +%s | tail -c 7)_',
+    ...repro.steps.flatMap((s, i) => [`# ${i + 1}. ${s.label}`, curlOf(s, i + 1)]),
+    '',
+  ].join('\n');
+}
+
+/** Write explore-repro.json, explore-repro.sh and the recordings it uploads; returns the paths. */
+export async function writeReproduction(repro: Reproduction, dir: string): Promise<string[]> {
+  await mkdir(join(dir, 'explore-repro-files'), { recursive: true });
+  const json = join(dir, 'explore-repro.json');
+  const sh = join(dir, 'explore-repro.sh');
+  await writeFile(json, `${JSON.stringify(repro, null, 2)}\n`);
+  await writeFile(sh, curlScript(repro), { mode: 0o755 });
+  for (const role of new Set(repro.steps.flatMap((s) => (s.upload ? [s.upload.role] : [])))) {
+    const f = await kitFixtures(role);
+    if (f) await writeFile(join(dir, 'explore-repro-files', role), f.bytes);
+  }
+  return [json, sh];
+}
