@@ -1,13 +1,15 @@
 /**
  * `voice-kit conformance` / `npm run conformance`: the flags (read by program.ts) and the VOICE_KIT_*
  * variables become the options of a run; then the run and its reports, or --list. Exit 0 when every
- * must case passed, 1 when one failed, 2 on a usage error, 130 after Ctrl-C. A usage error is anything
- * that would make a run test nothing or the wrong thing: a flag or variable in error (here), and
- * runConformance's setup checks (the reference recording, the reachability of --base-url).
+ * must case passed, 1 when one failed, 2 on a usage error, 3 when the reports could not be written, 130
+ * after Ctrl-C. A usage error is anything that would make a run test nothing or the wrong thing: a flag
+ * or variable in error (here), a --report-dir it cannot write to (probed before the first case), and
+ * runConformance's setup checks (the reference recording, the reachability of --base-url, its keys).
  */
 
 import { didYouMean } from '../common/did-you-mean.js';
 import { allCases, ConformanceSetupError, type RunOptions, runConformance } from '../conformance/index.js';
+import { fileErrorText, reportDirProblem } from '../conformance/reporters/report-dir.js';
 import { terminalProgress, terminalSummary } from '../conformance/reporters/terminal.js';
 import { writeReports } from '../conformance/reporters/write-reports.js';
 import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup/only-patterns.js';
@@ -123,9 +125,14 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
     ...(referenceUrl ? { referenceUrl: referenceUrl.value } : {}),
     ...(pcm ? { pcmHeaders: pcm } : {}),
   };
-  const sourceOf = Object.fromEntries(
-    ['baseUrl', 'only', 'referenceAudio'].map((o) => [o, get(kebab(o))?.source ?? `--${kebab(o)}`]),
-  );
+  const sourceOf = Object.fromEntries([
+    ...['baseUrl', 'apiKey', 'only', 'referenceAudio', 'reportDir'].map((o) => [
+      o,
+      get(kebab(o))?.source ?? `--${kebab(o)}`,
+    ]),
+    // The preflight names a refused extra key by its option (`keys.otherOrg`).
+    ...keys.map(([name, g]) => [`keys.${name}`, g.source]),
+  ]);
   const reportDir = str('report-dir')?.value ?? 'reports/conformance';
   return { help: false, list: line.options.list === true, options, reportDir, sourceOf };
 }
@@ -227,7 +234,17 @@ export async function conformanceCommand(
   return run(request, err);
 }
 
+/** Exit code of a run whose reports could not be written (the proxy uses the same). */
+export const reportsNotWritten = 3;
+
 async function run(request: CliRequest, write: Write): Promise<number> {
+  const dirProblem = await reportDirProblem(request.reportDir);
+  if (dirProblem !== undefined) {
+    // One line, before the first (possibly billable) case.
+    const source = request.sourceOf.reportDir ?? '--report-dir';
+    write(`error: ${source} ${request.reportDir}: reports cannot be written there: ${dirProblem}`);
+    return 2;
+  }
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -246,8 +263,12 @@ async function run(request: CliRequest, write: Write): Promise<number> {
       onProgress: terminalProgress(write),
     });
     write(terminalSummary(result));
-    const paths = await writeReports(result, request.reportDir);
-    write(`reports: ${paths.join(', ')}`);
+    try {
+      write(`reports: ${(await writeReports(result, request.reportDir)).join(', ')}`);
+    } catch (e) {
+      write(`error: reports could not be written to ${request.reportDir}: ${fileErrorText(e)}`);
+      return reportsNotWritten;
+    }
     if (result.aborted) return 130;
     return result.ok ? 0 : 1;
   } catch (e) {

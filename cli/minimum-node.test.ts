@@ -23,7 +23,9 @@ describe('the oldest Node the kit runs on', () => {
     expect(isTooOld(version)).toBe(tooOld);
   });
 
-  it('is named in one line', () => {
-    expect(tooOldMessage('20.19.0')).toBe('voice-kit needs Node 22.12 or newer; this is Node 20.19.0.');
+  it('is named in one line, with what to do next', () => {
+    expect(tooOldMessage('20.19.0')).toBe(
+      'voice-kit needs Node 22.12 or newer; this is Node 20.19.0. Install Node 22.12+ (nodejs.org, or nvm install 24), or in a clone of voice-kit run npm start, which uses the Node 24 that npm install pinned.',
+    );
   });
 });

@@ -13,7 +13,8 @@ export function isTooOld(version: string): boolean {
   return major < minimumNode.major || (major === minimumNode.major && minor < minimumNode.minor);
 }
 
-/** The one line the bin prints on such a Node. */
+/** The line the bin prints on such a Node, with what to do next. */
 export function tooOldMessage(version: string): string {
-  return `voice-kit needs Node ${minimumNode.major}.${minimumNode.minor} or newer; this is Node ${version}.`;
+  const wanted = `${minimumNode.major}.${minimumNode.minor}`;
+  return `voice-kit needs Node ${wanted} or newer; this is Node ${version}. Install Node ${wanted}+ (nodejs.org, or nvm install 24), or in a clone of voice-kit run npm start, which uses the Node 24 that npm install pinned.`;
 }

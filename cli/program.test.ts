@@ -29,7 +29,9 @@ describe('the voice-kit command line: one cac parser for both commands, read str
     [['conformance', '--allow-billable', 'false'], /^unexpected argument "false"$/],
     [['conformance', '--list', '--', 'x'], /^arguments after "--" are not read: "x"$/],
     [['serve'], /^unknown command "serve"; commands: mock, conformance, proxy$/],
-    [['--port', '1'], /^unknown flag --port; known flags: --help$/],
+    [['--port', '1'], /^unknown flag --port; known flags: --help, --version$/],
+    [['mok'], /^unknown command "mok" \(did you mean mock\?\); commands: mock, conformance, proxy$/],
+    [['conformace'], /^unknown command "conformace" \(did you mean conformance\?\)/],
   ])('%j → %s', (argv, problem) => {
     const { problems } = readCommandLine(argv);
     expect(

@@ -33,6 +33,7 @@ const untag = (v: unknown): unknown =>
 function program(): CAC {
   const cli = cac('voice-kit');
   cli.option('-h, --help', 'Print this help');
+  cli.option('-v, --version', 'Print the version of voice-kit');
   cli
     .command('mock', 'Run the stateful mock server of the voice service')
     .option(
@@ -113,6 +114,21 @@ function program(): CAC {
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)')
     .option(
+      '--keys <file>',
+      'JSON: each API key → { organization, project, environment }; turns on the cross-key rules',
+    )
+    .option(
+      '--sole-client',
+      'The proxy sees all traffic to the upstream: complete-view session rules are must',
+    )
+    .option(
+      '--max-judge-bytes <n>',
+      'Bytes all exchanges in flight may keep for judging; past it, unjudged',
+      {
+        default: '8388608',
+      },
+    )
+    .option(
       '--upstream-timeout <ms>',
       'How long the upstream may stay silent before a 504 or a cut (0: forever)',
       {
@@ -147,6 +163,10 @@ export interface CommandLine {
   readonly options: Readonly<Record<string, unknown>>;
   /** Unknown flags, missing or unexpected values, stray arguments, a single-value flag given twice. */
   readonly problems: readonly string[];
+  /** The arguments that are neither a flag nor a flag's value (`21050` of `npm start --port 21050`). */
+  readonly strays: readonly string[];
+  /** The flags of the command by name (`port`), and whether each takes a value. */
+  readonly flags: ReadonlyMap<string, boolean>;
 }
 
 /**
@@ -159,18 +179,21 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
   const cli = program();
   const command = cli.commands.find((c) => c.isMatched(argv[0] ?? ''));
   if (!command && argv[0] !== undefined && !argv[0].startsWith('-')) {
-    const names = cli.commands.map((c) => c.name).join(', ');
+    const names = cli.commands.map((c) => c.name);
     return {
       command,
       help: false,
       options: {},
-      problems: [`unknown command "${argv[0]}"; commands: ${names}`],
+      problems: [`unknown command "${argv[0]}"${didYouMean(argv[0], names)}; commands: ${names.join(', ')}`],
+      strays: [],
+      flags: new Map(),
     };
   }
   const declared = [...(command?.options ?? []), ...cli.globalCommand.options];
   const bySpelling = new Map(declared.flatMap((o) => spellings(o).map((s) => [s, o] as const)));
   const known = [...bySpelling.keys()].filter((s) => s.startsWith('--'));
   const problems: string[] = [];
+  const strays: string[] = [];
   const tokens = argv.slice(command ? 1 : 0);
   const guarded: string[] = command ? [command.name] : [];
   for (let i = 0; i < tokens.length; i++) {
@@ -183,6 +206,7 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
       break;
     }
     if (!/^-./.test(token)) {
+      strays.push(token);
       const hint =
         /^https?:/.test(token) && known.includes('--base-url') ? ' (did you mean --base-url?)' : '';
       problems.push(`unexpected argument ${JSON.stringify(token)}${hint}`);
@@ -213,7 +237,8 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
     if (o.required && !o.config.type && Array.isArray(options[o.name]))
       problems.push(`--${flagName(o)} is given twice`);
   const values = Object.fromEntries(Object.entries(options).map(([k, v]) => [k, untag(v)]));
-  return { command, help: options.help === true, options: values, problems };
+  const flags = new Map(declared.map((o) => [flagName(o), o.required === true] as const));
+  return { command, help: options.help === true, options: values, problems, strays, flags };
 }
 
 const notes: Record<string, { readonly intro: readonly string[]; readonly outro: readonly string[] }> = {
@@ -228,7 +253,8 @@ const notes: Record<string, { readonly intro: readonly string[]; readonly outro:
       'proxy.json, proxy.junit.xml and proxy.md into --report-dir. See docs/proxy.md.',
     ],
     outro: [
-      'Exit codes: 0 no must-rule violated; 1 a must-rule violated (or it could not start); 2 usage error.',
+      'Exit codes: 0 no must-rule violated; 1 a must-rule violated (or it could not start); 2 usage error',
+      '(a flag, or a report folder or HAR path it cannot write); 3 the reports could not be written.',
     ],
   },
   conformance: {
@@ -239,8 +265,9 @@ const notes: Record<string, { readonly intro: readonly string[]; readonly outro:
     ],
     outro: [
       'Exit codes: 0 every must case passed; 1 a must case failed or errored; 2 usage error (a flag,',
-      'variable, pattern or reference recording in error, or a --base-url that does not answer);',
-      '130 interrupted.',
+      'variable, pattern or reference recording in error, a --report-dir it cannot write to, a',
+      '--base-url that does not answer, or a key it refuses with 401); 3 the reports could not be',
+      'written; 130 interrupted.',
     ],
   },
 };

@@ -9,7 +9,9 @@ import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
 import { type MockServerStartup, startMockServer } from '../mocks/node/server.js';
 import { StateDirError } from '../mocks/node/state-dir-error.js';
+import { npmSlip } from './npm-slips.js';
 import { helpText, mockVariables, readCommandLine, usage } from './program.js';
+import { kitVersion } from './version.js';
 
 type Write = (line: string) => void;
 
@@ -187,6 +189,13 @@ export async function main(
     write(helpText(line.command?.name));
     return 0;
   }
+  if (line.options.version === true) {
+    write(kitVersion());
+    return 0;
+  }
+  // `npm start --port 21050`: npm took the flag; never start as if it had not been given.
+  const slip = line.command ? npmSlip(line.command.name, line.flags, line.strays, env) : undefined;
+  if (slip !== undefined) return usage(fail, [slip], line.command?.name);
   if (line.command?.name === 'conformance') {
     // Imported only for this command: each module is startup time for the mock.
     const { conformanceCommand } = await import('./conformance.js');

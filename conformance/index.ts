@@ -9,7 +9,7 @@
  *
  * Layout (each folder's rules head its main file; conformance/test/layout.test.ts enforces them):
  * types.ts the shared vocabulary; run/ one run, start to finish; setup/ what a run needs before its
- * first case; toolkit/ what cases use; cases/ the cases; checks/ pure judgements of a response;
+ * first case; toolkit/ what cases use (each response judged by ../judge/); cases/ the cases;
  * reporters/ results as text and files; test/ tests that cross a boundary. The CLI is in ../cli/.
  */
 export { allCases } from './cases/index.js';

@@ -243,7 +243,7 @@ export const errors = {
     section: '§7.1, §8',
     operations: ['uploadFile'],
     source: 'spec',
-    message: 'upload limit reached: 30 uploads per user per hour',
+    message: 'upload limit reached: 30 uploads per user per hour; retry in 3597 s',
   },
   uploadTimeout: {
     code: 10006,
@@ -490,7 +490,7 @@ export const errors = {
     operations: [],
     source: 'kit',
     openQuestion: 'general-errors',
-    message: 'method PUT is not allowed on /v1/voice/list; allowed: GET',
+    message: 'method PUT is not allowed on /v1/voice/list; allowed: DELETE, GET',
   },
   headersTooLarge: {
     code: 10001,

@@ -30,11 +30,22 @@ describe('matchRoute', () => {
     ['GET', '/v1/voice/list/'],
     ['DELETE', '/v1/voice/'],
     ['DELETE', '/v1/voice/a/b'],
-    ['DELETE', '/v1/voice/%E0%A4%A'],
     ['GET', '/'],
   ])('%s %s → not found', (method, path) => {
     expect(matchRoute(method, path)).toEqual({ kind: 'not-found' });
   });
+
+  it.each([['/v1/voice/%FF'], ['/v1/voice/%E0%A4%A'], ['/v1/voice/a%zz']])(
+    'DELETE %s → deleteVoice with the parameter as sent and marked malformed (a 400, not a 404)',
+    (path) => {
+      expect(matchRoute('DELETE', path)).toEqual({
+        kind: 'match',
+        operationId: 'deleteVoice',
+        pathParams: { voice_id: path.slice('/v1/voice/'.length) },
+        malformedParam: 'voice_id',
+      });
+    },
+  );
 
   it('hands every request for a path the same outcome, frozen so that no caller changes the next', () => {
     const first = matchRoute('DELETE', '/v1/voice/kept');

@@ -17,6 +17,11 @@ export type RouteMatch =
       readonly kind: 'match';
       readonly operationId: OperationId;
       readonly pathParams: Readonly<Record<string, string>>;
+      /**
+       * A path parameter whose percent-encoding is malformed (`%FF`, `%zz`): it is kept as sent in
+       * `pathParams`, and the operation's answer is a 400, not a 404 (the path names an operation).
+       */
+      readonly malformedParam?: string;
     }
   | { readonly kind: 'method-not-allowed'; readonly allowed: readonly string[] }
   | { readonly kind: 'not-found' };
@@ -46,9 +51,10 @@ function allRoutes(): Route[] {
 function matchTemplate(
   route: Route,
   actual: string[],
-): { params: Record<string, string>; literals: number } | undefined {
+): { params: Record<string, string>; literals: number; malformedParam?: string } | undefined {
   const params: Record<string, string> = {};
   let literals = 0;
+  let malformedParam: string | undefined;
   for (const [index, part] of route.parts.entries()) {
     const value = actual[index] ?? '';
     if (part.param === undefined) {
@@ -60,10 +66,11 @@ function matchTemplate(
     try {
       params[part.param] = decodeURIComponent(value);
     } catch {
-      return undefined; // malformed percent-encoding names no resource
+      params[part.param] = value;
+      malformedParam = part.param;
     }
   }
-  return { params, literals };
+  return malformedParam === undefined ? { params, literals } : { params, literals, malformedParam };
 }
 
 /**
@@ -107,7 +114,12 @@ function freeze(match: RouteMatch): RouteMatch {
 function route(method: string, pathname: string): RouteMatch {
   const wanted = method.toUpperCase();
   const actual = segmentsOf(pathname);
-  const candidates: { op: Operation; params: Record<string, string>; literals: number }[] = [];
+  const candidates: {
+    op: Operation;
+    params: Record<string, string>;
+    literals: number;
+    malformedParam?: string;
+  }[] = [];
   for (const route of allRoutes()) {
     if (route.parts.length !== actual.length) continue;
     const fits = matchTemplate(route, actual);
@@ -116,8 +128,13 @@ function route(method: string, pathname: string): RouteMatch {
   if (candidates.length === 0) return { kind: 'not-found' };
   candidates.sort((a, b) => b.literals - a.literals);
   const hit = candidates.find((candidate) => candidate.op.method === wanted);
-  if (hit)
-    return { kind: 'match', operationId: hit.op.node.operationId as OperationId, pathParams: hit.params };
+  if (hit) {
+    const operationId = hit.op.node.operationId as OperationId;
+    const { malformedParam } = hit;
+    return malformedParam === undefined
+      ? { kind: 'match', operationId, pathParams: hit.params }
+      : { kind: 'match', operationId, pathParams: hit.params, malformedParam };
+  }
   const allowed = [...new Set(candidates.map((candidate) => candidate.op.method))].sort();
   return { kind: 'method-not-allowed', allowed };
 }

@@ -4,6 +4,7 @@
  * frame by frame (only a frame header's few bytes carried across chunks), PCM is only counted.
  */
 import { mpegFrameAt } from '../audio/containers/mpeg-frame.js';
+import { readWavHead, type WavHead, wavPlaceholderSizes } from '../judge/audio.js';
 
 export type AudioKind = 'wav' | 'mp3' | 'pcm';
 
@@ -23,77 +24,7 @@ export interface AudioSummary {
   readonly problems: readonly string[];
 }
 
-const maxWavHead = 64 * 1024;
-/** Sizes a streamed WAV may carry when its length is not known up front. */
-const placeholderSizes = new Set([0, 0xffffffff, 0x7fffffff]);
-
 const ascii = (b: Uint8Array, at: number, n: number) => String.fromCharCode(...b.subarray(at, at + n));
-const u32 = (b: Uint8Array, at: number) =>
-  ((b[at] ?? 0) | ((b[at + 1] ?? 0) << 8) | ((b[at + 2] ?? 0) << 16) | ((b[at + 3] ?? 0) << 24)) >>> 0;
-const u16 = (b: Uint8Array, at: number) => (b[at] ?? 0) | ((b[at + 1] ?? 0) << 8);
-
-interface WavHead {
-  readonly riffSize: number;
-  readonly dataOffset: number;
-  readonly dataSize: number;
-  readonly blockAlign: number;
-  readonly byteRate: number;
-}
-
-/** The head of a WAV up to its data chunk: parsed, not yet complete (undefined), or a problem. */
-function parseWavHead(b: Uint8Array): WavHead | string | undefined {
-  if (b.length < 12) return undefined;
-  if (ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WAVE')
-    return `not RIFF/WAVE: starts with ${JSON.stringify(ascii(b, 0, 12))}`;
-  let at = 12;
-  let blockAlign = 0;
-  let byteRate = 0;
-  let fmtProblem: string | undefined;
-  while (at + 8 <= b.length) {
-    const id = ascii(b, at, 4);
-    const size = u32(b, at + 4);
-    if (id === 'data') {
-      if (blockAlign === 0) return 'no fmt chunk (or block align 0) before the data chunk';
-      if (fmtProblem) return fmtProblem;
-      return { riffSize: u32(b, 4), dataOffset: at + 8, dataSize: size, blockAlign, byteRate };
-    }
-    if (id === 'fmt ') {
-      if (at + 8 + 16 > b.length) return undefined;
-      byteRate = u32(b, at + 16);
-      blockAlign = u16(b, at + 20);
-      fmtProblem = fmtInconsistency(u16(b, at + 8), u16(b, at + 10), u32(b, at + 12), byteRate, blockAlign, u16(b, at + 22));
-    }
-    at += 8 + size + (size % 2);
-  }
-  return b.length > maxWavHead ? `no data chunk in the first ${maxWavHead} bytes` : undefined;
-}
-
-/** WAVE_FORMAT_PCM, IEEE float and EXTENSIBLE: the formats whose fmt fields follow from one another. */
-const linearFormats = new Set([1, 3, 0xfffe]);
-
-/**
- * What is inconsistent in a linear (PCM or float) fmt chunk: a player derives the sample rate from one
- * field and the byte rate from another, so a header whose fields disagree plays at the wrong speed or
- * not at all. Other codecs (ADPCM, µ-law …) have their own relations and are not judged.
- */
-function fmtInconsistency(
-  format: number,
-  channels: number,
-  sampleRate: number,
-  byteRate: number,
-  blockAlign: number,
-  bits: number,
-): string | undefined {
-  if (!linearFormats.has(format)) return undefined;
-  if (channels === 0 || sampleRate === 0 || bits === 0)
-    return `the fmt chunk gives ${channels} channel(s), sample rate ${sampleRate} Hz, ${bits} bits per sample`;
-  const frame = channels * Math.ceil(bits / 8);
-  if (blockAlign !== frame)
-    return `the fmt chunk's block align is ${blockAlign}; ${channels} channel(s) × ${bits} bits make ${frame}`;
-  if (byteRate !== sampleRate * blockAlign)
-    return `the fmt chunk's byte rate is ${byteRate}; sample rate ${sampleRate} Hz × block align ${blockAlign} make ${sampleRate * blockAlign}`;
-  return undefined;
-}
 
 /**
  * Watches one audio body.
@@ -166,7 +97,7 @@ export class AudioWatch {
     this.head.push(chunk);
     this.headBytes += chunk.length;
     const joined = Buffer.concat(this.head, this.headBytes);
-    const parsed = parseWavHead(joined);
+    const parsed = readWavHead(joined);
     if (parsed === undefined) {
       this.head = [joined];
       return;
@@ -179,17 +110,22 @@ export class AudioWatch {
   private finishWav(problems: string[]): number | undefined {
     const wav = this.wav;
     if (!wav) {
-      if (problems.length === 0) problems.push(`no complete WAV header with a data chunk in ${this.bytes} bytes`);
+      if (problems.length === 0)
+        problems.push(`no complete WAV header with a data chunk in ${this.bytes} bytes`);
       return undefined;
     }
     const streamed = this.opts.streamed;
-    if (wav.riffSize !== this.bytes - 8 && !(streamed && placeholderSizes.has(wav.riffSize)))
+    if (wav.riffSize !== this.bytes - 8 && !(streamed && wavPlaceholderSizes.has(wav.riffSize)))
       problems.push(
         `RIFF size ${wav.riffSize} does not match the body: ${this.bytes} bytes received, so ${this.bytes - 8} was expected`,
       );
     const available = Math.max(0, this.bytes - wav.dataOffset);
-    const placeholder = streamed && placeholderSizes.has(wav.dataSize);
-    if (!placeholder && wav.dataSize !== available && !(wav.dataSize % 2 === 1 && available === wav.dataSize + 1))
+    const placeholder = streamed && wavPlaceholderSizes.has(wav.dataSize);
+    if (
+      !placeholder &&
+      wav.dataSize !== available &&
+      !(wav.dataSize % 2 === 1 && available === wav.dataSize + 1)
+    )
       problems.push(`the data chunk claims ${wav.dataSize} bytes, ${available} were received`);
     const dataLen = placeholder ? available : Math.min(wav.dataSize, available);
     if (dataLen === 0) problems.push('the data chunk is empty');
@@ -237,7 +173,8 @@ export class AudioWatch {
         this.pending = Buffer.concat([this.pending, b]);
         return;
       }
-      const header = this.pending.length > 0 ? Buffer.concat([this.pending, b.subarray(0, need)]) : b.subarray(0, 4);
+      const header =
+        this.pending.length > 0 ? Buffer.concat([this.pending, b.subarray(0, need)]) : b.subarray(0, 4);
       const headerAt = base - this.pending.length;
       this.pending = new Uint8Array(0);
       const frame = mpegFrameAt(header, 0);
@@ -256,7 +193,9 @@ export class AudioWatch {
         return;
       }
       if (this.sampleRate !== 0 && frame.sampleRate !== this.sampleRate) {
-        this.problems.push(`the sample rate changes at byte ${headerAt} (${this.sampleRate} → ${frame.sampleRate} Hz)`);
+        this.problems.push(
+          `the sample rate changes at byte ${headerAt} (${this.sampleRate} → ${frame.sampleRate} Hz)`,
+        );
         this.mpegState = 'bad';
         return;
       }

@@ -2,7 +2,9 @@
  * The validating proxy (`voice-kit proxy`): `startProxy` and the shapes of its results. Exported from
  * `voice-kit/node`.
  */
-export { type ProxyOptions, type ProxyServer, startProxy } from './start-proxy.js';
-export { rules, type Rule, type Severity } from './rules.js';
-export type { ExchangeRecord, ProxyReport, Violation } from './types.js';
+
+export { type Rule, rules, type Severity } from '../judge/rules.js';
 export { violationLine, writeProxyReports } from './reports.js';
+export { type ProxyOptions, type ProxyServer, startProxy } from './start-proxy.js';
+export type { ExchangeRecord, ProxyReport, Violation } from './types.js';
+export { ProxySetupError, ReportWriteError } from './writable-dir.js';

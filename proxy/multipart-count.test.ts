@@ -4,7 +4,9 @@ import { MultipartCounter } from './multipart-count.js';
 const form = (file: Uint8Array) =>
   Buffer.concat([
     Buffer.from('--b0undary\r\nContent-Disposition: form-data; name="scene"\r\n\r\naudio\r\n'),
-    Buffer.from('--b0undary\r\nContent-Disposition: form-data; name="file"; filename="a b.wav"\r\nContent-Type: audio/wav\r\n\r\n'),
+    Buffer.from(
+      '--b0undary\r\nContent-Disposition: form-data; name="file"; filename="a b.wav"\r\nContent-Type: audio/wav\r\n\r\n',
+    ),
     file,
     Buffer.from('\r\n--b0undary--\r\n'),
   ]);
@@ -28,7 +30,10 @@ describe('MultipartCounter', () => {
   it('reports a form that never closes, and garbage after a boundary, without throwing', () => {
     const open = new MultipartCounter('b0undary');
     open.push(form(Buffer.alloc(10)).subarray(0, 120));
-    expect(open.result()).toMatchObject({ complete: false, error: 'the body ended before the closing boundary' });
+    expect(open.result()).toMatchObject({
+      complete: false,
+      error: 'the body ended before the closing boundary',
+    });
     const bad = new MultipartCounter('b0undary');
     bad.push(Buffer.from('--b0undaryXYZ\r\n\r\nhello'));
     expect(bad.result().error).toBe('text after a boundary');

@@ -12,7 +12,12 @@ export interface PartCount {
   readonly name: string | undefined;
   readonly filename: string | undefined;
   bytes: number;
+  /** The first bytes of a part without a filename (the scene), as text; files are only counted. */
+  text?: string;
 }
+
+/** How much of a field's value is kept (a scene is a word; a longer value is cut here). */
+const maxTextBytes = 256;
 
 /** What the counter saw of the whole form. */
 export interface FormCount {
@@ -71,21 +76,21 @@ export class MultipartCounter {
       const seam = Buffer.concat([carry, buf.subarray(0, this.delimiter.length - 1)]);
       const at = seam.indexOf(this.delimiter);
       if (at >= 0 && at < carry.length) {
-        this.count(at);
+        this.count(carry.subarray(0, at));
         buf = buf.subarray(at + this.delimiter.length - carry.length);
         this.state = 'after-delimiter';
-      } else this.count(carry.length);
+      } else this.count(carry);
     } else if (carry.length > 0) buf = Buffer.concat([carry, buf]);
     for (;;) {
       if (this.state === 'preamble' || this.state === 'body') {
         const at = buf.indexOf(this.delimiter);
         if (at < 0) {
           const keep = Math.min(buf.length, this.delimiter.length - 1);
-          this.count(buf.length - keep);
+          this.count(buf.subarray(0, buf.length - keep));
           this.carry = Buffer.from(buf.subarray(buf.length - keep));
           return;
         }
-        this.count(at);
+        this.count(buf.subarray(0, at));
         buf = buf.subarray(at + this.delimiter.length);
         this.state = 'after-delimiter';
       } else if (this.state === 'after-delimiter') {
@@ -101,24 +106,38 @@ export class MultipartCounter {
         // Transport padding (spaces, tabs) may follow a delimiter before its CRLF.
         const eol = buf.indexOf('\r\n');
         if (eol < 0) {
-          if (buf.length > 256) return this.fail('a boundary line that does not end');
+          if (buf.length > 256) {
+            this.fail('a boundary line that does not end');
+            return;
+          }
           this.carry = Buffer.from(buf);
           return;
         }
-        if (buf.toString('latin1', 0, eol).trim() !== '') return this.fail('text after a boundary');
+        if (buf.toString('latin1', 0, eol).trim() !== '') {
+          this.fail('text after a boundary');
+          return;
+        }
         buf = buf.subarray(eol + 2);
         this.state = 'head';
       } else if (this.state === 'head') {
         const end = buf.indexOf(crlfcrlf);
         const emptyHead = buf.length >= 2 && buf[0] === 13 && buf[1] === 10;
         if (end < 0 && !emptyHead) {
-          if (buf.length > maxHeadBytes) return this.fail(`a part head longer than ${maxHeadBytes} bytes`);
+          if (buf.length > maxHeadBytes) {
+            this.fail(`a part head longer than ${maxHeadBytes} bytes`);
+            return;
+          }
           this.carry = Buffer.from(buf);
           return;
         }
         const headEnd = emptyHead ? 0 : end;
-        if (this.parts.length >= maxParts) return this.fail(`more than ${maxParts} parts`);
-        this.parts.push({ ...disposition(buf.toString('utf8', 0, headEnd)), bytes: 0 });
+        if (this.parts.length >= maxParts) {
+          this.fail(`more than ${maxParts} parts`);
+          return;
+        }
+        const part: PartCount = { ...disposition(buf.toString('utf8', 0, headEnd)), bytes: 0 };
+        if (part.filename === undefined) part.text = '';
+        this.parts.push(part);
         buf = buf.subarray(headEnd + (emptyHead ? 2 : 4));
         this.state = 'body';
       } else return;
@@ -131,10 +150,14 @@ export class MultipartCounter {
     return { parts: this.parts, complete: this.state === 'done', error };
   }
 
-  private count(n: number): void {
+  private count(bytes: Buffer): void {
+    const n = bytes.length;
     if (this.state !== 'body' || n <= 0) return;
     const part = this.parts.at(-1);
-    if (part) part.bytes += n;
+    if (!part) return;
+    if (part.filename === undefined && part.bytes < maxTextBytes)
+      part.text = (part.text ?? '') + bytes.toString('utf8', 0, Math.min(n, maxTextBytes - part.bytes));
+    part.bytes += n;
   }
 
   private fail(why: string): void {

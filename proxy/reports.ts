@@ -1,12 +1,12 @@
 /**
  * A session's reports, as the conformance suite writes its own: proxy.json (exchanges and violations),
  * proxy.junit.xml (one testcase per rule: a must violation fails it, should ones are printed) and
- * proxy.md (verdict, violations, exchanges). The XML escaping is the conformance reporter's.
+ * proxy.md (verdict, violations by rule, every violation under its rule, exchanges). The XML escaping is the conformance reporter's.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { xmlEscape } from '../common/xml-escape.js';
-import { rules } from './rules.js';
+import { rules } from '../judge/rules.js';
 import type { ProxyReport, Violation } from './types.js';
 
 /** One line per violation: `[must] error-code.for-status §7.1 POST /v1/files/upload (exchange 12): seen`. */
@@ -44,6 +44,57 @@ export function proxyJunit(report: ProxyReport): string {
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
 
+/** The violations kept, by rule: the rule's id, severity and section, and its violations in order. */
+function byRule(violations: readonly Violation[]): Map<string, Violation[]> {
+  const groups = new Map<string, Violation[]>();
+  for (const v of violations) {
+    const group = groups.get(v.rule);
+    if (group) group.push(v);
+    else groups.set(v.rule, [v]);
+  }
+  // must before should, then the most frequent first, then by id: the same report always reads the same
+  return new Map(
+    [...groups].sort(
+      ([a, va], [b, vb]) =>
+        Number(va[0]?.severity === 'should') - Number(vb[0]?.severity === 'should') ||
+        vb.length - va.length ||
+        a.localeCompare(b),
+    ),
+  );
+}
+
+/**
+ * The violations section: a summary table of the rules broken (severity, §, count, first exchange),
+ * then every violation kept, under its rule. Read at scale (10,000 exchanges, hundreds of violations),
+ * the summary says what is wrong and the lists say where.
+ */
+function violationsByRule(report: ProxyReport): string[] {
+  const lines = ['## Violations by rule', ''];
+  if (report.violations.length === 0) return [...lines, 'None.', ''];
+  const groups = byRule(report.violations);
+  lines.push('| Rule | Severity | § | Count | First exchange |', '|---|---|---|---|---|');
+  for (const [rule, vs] of groups)
+    lines.push(
+      `| [\`${rule}\`](#${anchorOf(rule)}) | ${vs[0]?.severity} | ${vs[0]?.section} | ${vs.length} | ${vs[0]?.exchange} |`,
+    );
+  if (report.violations.length < report.counts.violations)
+    lines.push(
+      '',
+      `(the first ${report.violations.length} of ${report.counts.violations} violations are kept; the counts above are of those)`,
+    );
+  lines.push('', '## Violations', '');
+  for (const [rule, vs] of groups) {
+    lines.push(`### ${rule}`, '', '| Exchange | Operation | Seen |', '|---|---|---|');
+    for (const v of vs)
+      lines.push(`| ${v.exchange} | ${cell(`${v.operation} (${v.operationId})`)} | ${cell(v.seen)} |`);
+    lines.push('');
+  }
+  return lines;
+}
+
+/** The anchor a Markdown renderer (GitHub's) gives the heading `rule`: lower case, dots dropped. */
+const anchorOf = (rule: string) => rule.toLowerCase().replace(/[^a-z0-9 -]/g, '');
+
 /** The session as Markdown. */
 export function proxyMarkdown(report: ProxyReport): string {
   const c = report.counts;
@@ -55,16 +106,8 @@ export function proxyMarkdown(report: ProxyReport): string {
     `- Exchanges: ${c.exchanges}; violations: ${c.violations} (${c.must} must, ${c.should} should); upstream errors: ${c.upstreamErrors}`,
     `- Started ${report.startedAt}, ran ${(report.durationMs / 1000).toFixed(1)} s`,
     '',
-    '## Violations',
-    '',
+    ...violationsByRule(report),
   ];
-  if (report.violations.length === 0) lines.push('None.', '');
-  else {
-    lines.push('| Exchange | Severity | Rule | § | Operation | Seen |', '|---|---|---|---|---|---|');
-    for (const v of report.violations)
-      lines.push(`| ${v.exchange} | ${v.severity} | \`${v.rule}\` | ${v.section} | ${cell(`${v.operation} (${v.operationId})`)} | ${cell(v.seen)} |`);
-    lines.push('');
-  }
   const outside = report.exchanges.filter((e) => e.requestProblems.length > 0);
   lines.push(
     '## Requests outside the contract',
@@ -89,7 +132,8 @@ export function proxyMarkdown(report: ProxyReport): string {
     lines.push(
       `| ${e.id} | ${cell(`${e.method} ${e.path}`)} | ${e.status ?? '–'} | ${cell(e.contentType ?? '')} | ${e.requestBytes} / ${e.responseBytes} | ${e.chunks} | ${e.ttfbMs ?? '–'} | ${e.audioSeconds ?? '–'} | ${e.violations} | ${cell([e.aborted ? `cut: ${e.aborted}` : '', e.upstreamError ?? '', ...e.notes].filter(Boolean).join('\n'))} |`,
     );
-  if (report.exchanges.length > 1000) lines.push('', `(${report.exchanges.length - 1000} more in proxy.json)`);
+  if (report.exchanges.length > 1000)
+    lines.push('', `(${report.exchanges.length - 1000} more in proxy.json)`);
   lines.push('');
   return lines.join('\n');
 }

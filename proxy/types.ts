@@ -1,5 +1,5 @@
 /** The shapes of a proxy session's results: what proxy.json holds and what `startProxy` hands back. */
-import type { Severity } from './rules.js';
+import type { Severity } from '../judge/rules.js';
 
 /** One contract rule broken by one exchange. */
 export interface Violation {
@@ -18,6 +18,8 @@ export interface Violation {
   readonly seen: string;
   /** The id of the exchange it came from. */
   readonly exchange: number;
+  /** For a session rule: the earlier exchange that set the expectation ("deleted at exchange 12"). */
+  readonly evidence?: { readonly exchange: number; readonly what: string };
 }
 
 /** One request and its answer, as the proxy saw them pass. */

@@ -1,8 +1,21 @@
 #!/usr/bin/env node
-// `npm start` and `npm run conformance`: rebuild dist/ if a source changed, then run the CLI in this same
-// process. One Node boot instead of two: `npm start` answered ~130 ms later when the staleness check
-// was a process of its own (Node's boot alone is 60–150 ms where a CA bundle is loaded at start).
+// `npm start`, `npm run conformance` and `npm run proxy`: rebuild dist/ if a source changed, then run the
+// CLI in this same process. One Node boot instead of two: `npm start` answered ~130 ms later when the
+// staleness check was a process of its own (Node's boot alone is 60–150 ms where a CA bundle is loaded).
 import { ensureBuilt } from './ensure-built.mjs';
+
+// npm runs a script in a shell (`sh -c`) and passes a SIGTERM it gets to that shell only; the shell dies
+// and this process would run on, orphaned, still holding the port (npm 11, dash). So a change of parent
+// is read as the SIGTERM it stands for: the command then stops as it does on one (the mock closes).
+if (process.env.npm_lifecycle_event !== undefined) {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGTERM');
+  }, 200);
+  watch.unref();
+}
 
 await ensureBuilt();
 // The bin itself, in this process: it checks the Node version, then runs the command on process.argv.

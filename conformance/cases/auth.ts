@@ -1,5 +1,5 @@
+import { asEnvelope } from '../../judge/envelope.js';
 import { errors, type OperationId, upload } from '../../openapi/contract.js';
-import { asEnvelope } from '../checks/envelope.js';
 import { deleteVoice, listPage, synthesize, uploadForm } from '../toolkit/actions.js';
 import type { CaseContext, ConformanceCase, KeyChoice } from '../toolkit/context.js';
 import { expectRefusal } from '../toolkit/expect.js';

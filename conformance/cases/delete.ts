@@ -1,4 +1,4 @@
-import { asEnvelope } from '../checks/envelope.js';
+import { asEnvelope } from '../../judge/envelope.js';
 import { createVoice, deleteVoice, listedIds, synthesize } from '../toolkit/actions.js';
 import type { ConformanceCase } from '../toolkit/context.js';
 import { expectAudio, expectOk, expectRefusal } from '../toolkit/expect.js';

@@ -4,7 +4,7 @@
  * are always looked at, even in a run filtered with --only.
  */
 
-import { asEnvelope } from '../checks/envelope.js';
+import { asEnvelope } from '../../judge/envelope.js';
 import { deleteVoice, listPage, uploadForm } from '../toolkit/actions.js';
 import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
 import type { Exchange } from '../toolkit/http.js';

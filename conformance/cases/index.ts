@@ -1,7 +1,7 @@
 /**
  * cases/: the conformance cases as typed records, one file per area of the spec; allCases (here) is
  * the list a run takes by default. support.ts holds the texts and tiny recordings they share.
- * May import toolkit/, checks/, types.ts and openapi/; never run/, setup/, reporters/ or cli/.
+ * May import toolkit/, types.ts, judge/ and openapi/; never run/, setup/, reporters/ or cli/.
  */
 import type { ConformanceCase } from '../toolkit/context.js';
 import { authCases } from './auth.js';

@@ -1,5 +1,5 @@
+import { claimedAudio } from '../../judge/audio.js';
 import { limits } from '../../openapi/contract.js';
-import { claimedAudio } from '../checks/audio.js';
 import {
   createVoice,
   type ListData,

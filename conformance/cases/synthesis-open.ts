@@ -1,6 +1,6 @@
 /** Synthesis points the spec leaves open: observed, never failed. */
 
-import { asEnvelope } from '../checks/envelope.js';
+import { asEnvelope } from '../../judge/envelope.js';
 import { synthesize } from '../toolkit/actions.js';
 import type { ConformanceCase } from '../toolkit/context.js';
 import { expectRefusal } from '../toolkit/expect.js';

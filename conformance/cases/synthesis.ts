@@ -1,5 +1,5 @@
+import { asEnvelope } from '../../judge/envelope.js';
 import { type AudioFormat, audioMediaTypes } from '../../openapi/contract.js';
-import { asEnvelope } from '../checks/envelope.js';
 import { createVoice, type Endpoint, endpoints, synthesize } from '../toolkit/actions.js';
 import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
 import { expectAudio, expectRefusal } from '../toolkit/expect.js';
@@ -190,4 +190,31 @@ const customVoice: ConformanceCase = {
   },
 };
 
-export const synthesisCases: ConformanceCase[] = [...basics, ...formats, customVoice];
+/** §2.4: `speed` controls the pace; a faster speed of the same text gives shorter audio (decoded). */
+const fasterIsShorter: ConformanceCase = {
+  id: 'synthesis.complete.speed-faster-shorter',
+  section: '§2.4',
+  severity: 'should',
+  title: 'a faster speed (2.0 against 1.0, same text and voice) gives shorter audio',
+  openQuestion: 'speed-range',
+  async run(ctx) {
+    const seconds = async (speed: number) => {
+      const ex = await synthesize(ctx, 'complete', { generate_text: longText(300), speed });
+      const got = await expectAudio(ctx, ex, `complete synthesis at speed ${speed}`, { streamed: false });
+      return got?.durationSeconds ?? null;
+    };
+    const normal = await seconds(1);
+    const fast = await seconds(2);
+    if (!normal || !fast) {
+      ctx.note('durations could not be read; the speed comparison was not made');
+      return;
+    }
+    ctx.note(`speed 1.0: ${normal.toFixed(2)} s, speed 2.0: ${fast.toFixed(2)} s`);
+    ctx.check(
+      fast < normal * 0.9,
+      `speed 2.0 gave ${fast.toFixed(2)} s of audio and speed 1.0 ${normal.toFixed(2)} s for the same text: a faster speed should give shorter audio`,
+    );
+  },
+};
+
+export const synthesisCases: ConformanceCase[] = [...basics, ...formats, customVoice, fasterIsShorter];

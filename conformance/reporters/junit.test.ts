@@ -85,4 +85,28 @@ describe('reports', () => {
     expect(md).toContain('**FAIL**');
     expect(md).toContain('`docs/spec-sections.md` of voice-kit');
   });
+
+  it('puts the failures first, then the warnings, before the per-section tables', () => {
+    const warned: CaseResult = {
+      ...base,
+      id: 'list.a.w',
+      section: '§4.3',
+      severity: 'should',
+      title: 'w',
+      outcome: 'warn',
+      findings: [{ level: 'should', message: 'total missing' }],
+    };
+    const md = markdownReport({ ...run, results: [...results, warned] });
+    const failures = md.indexOf('## Failures (1)');
+    const warnings = md.indexOf('## Warnings (1)');
+    const bySection = md.indexOf('## Results by section');
+    expect(failures).toBeGreaterThan(0);
+    expect(warnings).toBeGreaterThan(failures);
+    expect(bySection).toBeGreaterThan(warnings);
+    expect(md.slice(failures, warnings)).toContain('| `upload.a.c` — t | §4.1 | must | **FAIL** | HTTP 200');
+    expect(md.slice(warnings, bySection)).toContain('(should) total missing');
+    // A clean run has neither section.
+    const clean = markdownReport({ ...run, results: results.filter((r) => r.outcome !== 'fail') });
+    expect(clean).not.toMatch(/## Failures|## Warnings/);
+  });
 });

@@ -43,8 +43,44 @@ function silentTable(run: RunResult): string[] {
 }
 
 /**
- * The run as a Markdown report: verdict, cost, results by section, and the table of observations
- * where the spec is silent.
+ * What needs reading first, before the per-section tables a long run makes long: every failed or
+ * errored case, then every warning (a should case that did not hold), each with its section and
+ * details. A section is left out when it has no row.
+ */
+function attentionSections(run: RunResult): string[] {
+  const table = (title: string, intro: string, rows: readonly CaseResult[]) =>
+    rows.length === 0
+      ? []
+      : [
+          `## ${title} (${rows.length})`,
+          '',
+          intro,
+          '',
+          '| Case | § | Severity | Outcome | Details |',
+          '|---|---|---|---|---|',
+          ...rows.map(
+            (r) =>
+              `| \`${r.id}\` — ${cell(r.title)} | ${r.section} | ${r.severity} | ${icon[r.outcome]} | ${cell(detail(r))} |`,
+          ),
+          '',
+        ];
+  return [
+    ...table(
+      'Failures',
+      'Cases that failed or threw; a must one fails the run.',
+      run.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error'),
+    ),
+    ...table(
+      'Warnings',
+      'Should cases that did not hold: the run still passes.',
+      run.results.filter((r) => r.outcome === 'warn'),
+    ),
+  ];
+}
+
+/**
+ * The run as a Markdown report: verdict, cost, the failures then the warnings, results by section,
+ * and the table of observations where the spec is silent.
  *
  * @example
  * await writeFile('conformance.md', markdownReport(result));
@@ -62,6 +98,7 @@ export function markdownReport(run: RunResult): string {
     `- Uploads ${b.uploads}. ${voicesPhrase(b)}; remainingFreeCloneCount ${b.remainingFreeCloneCountBefore ?? '?'} → ${b.remainingFreeCloneCountAfter ?? '?'}`,
     ...(b.cleanupFailures.length > 0 ? [`- Cleanup failures: ${b.cleanupFailures.join('; ')}`] : []),
     '',
+    ...attentionSections(run),
     '## Results by section',
     '',
     'A section (§4.2) is one of the service interface spec. `docs/spec-sections.md` of voice-kit',

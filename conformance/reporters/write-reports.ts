@@ -1,14 +1,16 @@
 /**
  * reporters/: a run's results as text: the terminal progress and summary (terminal.ts), JUnit XML
- * (junit.ts), Markdown (markdown.ts), the three files of a run (here).
+ * (junit.ts), Markdown (markdown.ts), the three files of a run (here), the check of their folder
+ * before a run (report-dir.ts).
  * May import the result types of types.ts and the open-question table of openapi/generated/; nothing
  * else, so that any caller of runConformance can report with them.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunResult } from '../types.js';
 import { junitReport } from './junit.js';
 import { markdownReport } from './markdown.js';
+import { makeDirectory } from './report-dir.js';
 
 /**
  * Write the three reports of a run into `dir`: conformance.json, conformance.junit.xml, conformance.md.
@@ -17,7 +19,7 @@ import { markdownReport } from './markdown.js';
  * const paths = await writeReports(result, 'reports/conformance');
  */
 export async function writeReports(run: RunResult, dir: string): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
+  await makeDirectory(dir);
   const files: Array<readonly [string, string]> = [
     ['conformance.json', `${JSON.stringify(run, null, 2)}\n`],
     ['conformance.junit.xml', junitReport(run)],

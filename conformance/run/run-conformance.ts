@@ -39,8 +39,8 @@ function referenceSource(checked: FixtureFile | undefined): () => Promise<Fixtur
  * misleading result: an unknown option or `keys` name, a `baseUrl` that is empty or not http(s), a
  * `baseUrl` without `apiKey`, an unknown `include` group, an `only` pattern that selects no case, a
  * `referenceAudio` that cannot be read, has an extension upload refuses (§4.1) or that the kit's
- * analyser refuses (§4.2), and a `baseUrl` that gives no HTTP answer to one GET /v1/voice/list (any
- * status passes). Without `baseUrl`, `apiKey` and `keys` replace the embedded mock's own keys (its
+ * analyser refuses (§4.2), a `baseUrl` that gives no HTTP answer to one GET /v1/voice/list (any
+ * status passes), and a key (`apiKey`, `keys.otherOrg`...) that the list refuses with 401. Without `baseUrl`, `apiKey` and `keys` replace the embedded mock's own keys (its
  * tests use that); the CLI refuses keys without a base URL, since there they are a forgotten flag.
  */
 export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
@@ -51,7 +51,11 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
   if (options.baseUrl !== undefined) {
     // The key the cases will use: a `main` inside `keys` wins over apiKey, as below.
     const mainKey = (options.keys as Partial<RunKeys> | undefined)?.main ?? options.apiKey ?? '';
-    await preflight(fetchFn, options.baseUrl.replace(/\/+$/, ''), mainKey, { signal: options.signal });
+    const others = Object.entries(options.keys ?? {}).filter(([name, key]) => name !== 'main' && key);
+    await preflight(fetchFn, options.baseUrl.replace(/\/+$/, ''), mainKey, {
+      signal: options.signal,
+      keys: Object.fromEntries(others.map(([name, key]) => [`keys.${name}`, key as string])),
+    });
   }
   const embedded = options.baseUrl === undefined ? await startEmbeddedMock() : undefined;
   const referenceAudio = referenceSource(reference);

@@ -1,7 +1,9 @@
 /**
- * One request before any case: a base URL that does not answer at all (a typo, a stopped server, a
- * VPN left off) is a setup mistake to report once, not a run of a hundred cases that each "threw:
- * fetch failed". Any HTTP answer, even 404 or 500, lets the run go on: judging it is the cases' job.
+ * One request per key before any case: a base URL that does not answer at all (a typo, a stopped
+ * server, a VPN left off) is a setup mistake to report once, not a run of a hundred cases that each
+ * "threw: fetch failed"; so is a key the deployment refuses with 401 (a rotated CI secret, a key of
+ * another environment), which would fail half the cases as if the deployment were broken. Any other
+ * HTTP answer, even 404 or 500, lets the run go on: judging it is the cases' job.
  */
 import { apiKeyHeader } from '../../openapi/contract.js';
 import type { FetchLike } from '../toolkit/http.js';
@@ -60,33 +62,73 @@ export function errorText(error: unknown): string {
   return error.message.includes(cause) ? error.message : `${error.message}: ${cause}`;
 }
 
+/** `401/10003`: the status and, when the body is the §2.1 envelope, its error_code. */
+function statusText(status: number, body: string): string {
+  try {
+    const code = (JSON.parse(body) as { error_code?: unknown } | null)?.error_code;
+    return typeof code === 'number' ? `${status}/${code}` : String(status);
+  } catch {
+    return String(status);
+  }
+}
+
+interface PreflightOptions {
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * The other keys of the run, by the option that names them (`keys.otherOrg`), each checked with
+   * one list request too: a refused one would fail its cases as if the deployment were at fault.
+   */
+  readonly keys?: Readonly<Record<string, string>>;
+}
+
 /**
- * GET /v1/voice/list with the main key. Resolves on any HTTP answer; throws a ConformanceSetupError
- * naming the cause when none comes.
+ * GET /v1/voice/list (free: a list, one item) with the main key, then with each of `opts.keys`.
+ * Resolves when every key gets an HTTP answer other than 401; throws a ConformanceSetupError naming
+ * the cause when no answer comes (option `baseUrl`) or a key is refused (option `apiKey`, or the
+ * key's name in `opts.keys`).
  *
  * @example
- * await preflight((req) => fetch(req), 'https://staging.example.com', key);
+ * await preflight((req) => fetch(req), 'https://staging.example.com', key, { keys: { 'keys.otherOrg': other } });
  */
 export async function preflight(
   fetchFn: FetchLike,
   baseUrl: string,
   apiKey: string,
-  opts: { readonly timeoutMs?: number; readonly signal?: AbortSignal | undefined } = {},
+  opts: PreflightOptions = {},
 ): Promise<void> {
+  for (const [option, key] of [['apiKey', apiKey] as const, ...Object.entries(opts.keys ?? {})]) {
+    const answer = await listWith(fetchFn, baseUrl, key, opts);
+    if (answer === undefined) return;
+    if (answer.status === 401)
+      throw new ConformanceSetupError(
+        option,
+        `is refused by ${baseUrl}: ${statusText(answer.status, answer.body)} to GET /v1/voice/list; check that the key is current (not rotated or revoked) and belongs to this deployment's environment`,
+      );
+  }
+}
+
+/** One list request with `key`: its status and body; undefined when Ctrl-C stopped it. */
+async function listWith(
+  fetchFn: FetchLike,
+  baseUrl: string,
+  key: string,
+  opts: PreflightOptions,
+): Promise<{ status: number; body: string } | undefined> {
   const timeoutMs = opts.timeoutMs ?? preflightTimeoutMs;
   const signals = [AbortSignal.timeout(timeoutMs), ...(opts.signal ? [opts.signal] : [])];
   try {
     const res = await fetchFn(
       new Request(`${baseUrl}/v1/voice/list?page_size=1`, {
-        headers: { [apiKeyHeader]: apiKey },
+        headers: { [apiKeyHeader]: key },
         signal: AbortSignal.any(signals),
       }),
     );
-    // The body is read so the connection is free for the first case.
-    await res.arrayBuffer().catch(() => undefined);
+    // The body is read so the connection is free for the first case (and for its error_code).
+    return { status: res.status, body: await res.text().catch(() => '') };
   } catch (e) {
     // Ctrl-C during the preflight is an interruption: the run reports it as aborted.
-    if (opts.signal?.aborted) return;
+    if (opts.signal?.aborted) return undefined;
     throw new ConformanceSetupError(
       'baseUrl',
       `${baseUrl}: no HTTP answer to GET /v1/voice/list: ${networkCause(e, timeoutMs)}`,

@@ -174,6 +174,13 @@ export const voiceDeviations: readonly Deviation[] = [
     },
   },
   {
+    name: 'speed is ignored (speed 2.0 gives audio as long as 1.0)',
+    only: ['synthesis.complete.speed-faster-shorter'],
+    caughtBy: 'synthesis.complete.speed-faster-shorter',
+    outcome: 'warn',
+    handle: rewriteRequestJson(isSynthesis, (b) => ({ ...b, speed: undefined })),
+  },
+  {
     name: 'a negative speed is accepted',
     only: ['synthesis.complete.negative-speed'],
     caughtBy: 'synthesis.complete.negative-speed',

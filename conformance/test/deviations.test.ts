@@ -12,11 +12,12 @@ import { serveReference } from '../setup/reference-server.js';
 import type { FetchLike } from '../toolkit/http.js';
 import { includeNames, type RunResult } from '../types.js';
 import { deviating } from './deviation-kit.js';
+import { sessionDeviations } from './deviations-session.js';
 import { teethDeviations, variations } from './deviations-teeth.js';
 import { uploadDeviations } from './deviations-upload.js';
 import { voiceDeviations } from './deviations-voices.js';
 
-const deviations = [...uploadDeviations, ...voiceDeviations, ...teethDeviations];
+const deviations = [...uploadDeviations, ...voiceDeviations, ...teethDeviations, ...sessionDeviations];
 const realFetch: FetchLike = (req) => fetch(req);
 let server: MockServer;
 let reference: Awaited<ReturnType<typeof serveReference>>;

@@ -2,8 +2,9 @@
  * The operations of §4 as calls a case makes, each checked by `ctx.call`, plus the bookkeeping the
  * cleanup and the cost report need (which voice ids the run used, how many it created).
  */
+
+import { isObject } from '../../judge/envelope.js';
 import { errors, limits, normalizeVoiceId, upload as uploadRules } from '../../openapi/contract.js';
-import { isObject } from '../checks/envelope.js';
 import type { CaseContext, KeyChoice } from './context.js';
 import type { Exchange, SendOptions } from './http.js';
 import { type UploadForm, uploadFormData } from './multipart.js';

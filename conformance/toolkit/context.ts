@@ -1,15 +1,15 @@
 /**
- * toolkit/: what cases use. CaseContext (here) makes a case's requests and checks every response;
+ * toolkit/: what cases use. CaseContext (here) makes a case's requests and has the one judge (judged.ts)
+ * judge every response;
  * actions.ts names the operations of §4, expect.ts the shared assertions, http.ts the one network
  * call, multipart.ts the upload bodies, run-state.ts the state a run shares between its cases.
- * May import checks/, types.ts and openapi/; never cases/, run/, setup/, reporters/ or cli/.
+ * May import types.ts, judge/ and openapi/ (and music-metadata, in decode-audio.ts); never cases/, run/, setup/, reporters/ or cli/.
  */
+import type { Verdict } from '../../judge/judge.js';
 import { apiKeyHeader, type OperationId } from '../../openapi/contract.js';
-import { pairingProblems } from '../checks/documented-pairs.js';
-import { envelopeProblems } from '../checks/envelope.js';
-import { schemaProblems } from '../checks/schema.js';
 import type { CaseInfo, Finding, Observation } from '../types.js';
 import { type Exchange, type SendOptions, send } from './http.js';
+import { factsOf, judgeOf } from './judged.js';
 import type { KeyName, RunState } from './run-state.js';
 
 /**
@@ -43,12 +43,8 @@ export interface CallSpec {
   readonly send?: SendOptions;
 }
 
-const envelopeOps: ReadonlySet<OperationId> = new Set([
-  'uploadFile',
-  'saveVoice',
-  'listVoices',
-  'deleteVoice',
-]);
+/** Rules a case judges itself with what it knows (expectAudio decodes the whole body). */
+const judgedElsewhere = new Set(['audio.body', 'audio.pcm-headers', 'stream.progressive']);
 
 /** What a check failure counts as. */
 export interface FailOptions {
@@ -70,8 +66,8 @@ export class CaseContext {
   readonly findings: Finding[] = [];
   readonly observations: Observation[] = [];
   readonly notes: string[] = [];
-  /** `operation pointer` of schema violations already reported: one finding each per case. */
-  private readonly schemaSeen = new Set<string>();
+  /** `rule seen` of verdicts already reported: one finding each per case. */
+  private readonly verdictsSeen = new Set<string>();
 
   constructor(
     readonly state: RunState,
@@ -143,7 +139,8 @@ export class CaseContext {
    * the envelope rules and the OpenAPI schema; on a synthesis success, an audio Content-Type.
    */
   async call(spec: CallSpec): Promise<Exchange> {
-    const ex = await send(this.state.fetch, this.request(spec), spec.send);
+    const req = this.request(spec);
+    const ex = await send(this.state.fetch, req, spec.send);
     if (ex.cutShort !== undefined) {
       this.fail(
         `the response (HTTP ${ex.status}) ended abruptly after ${ex.bytes.byteLength} bytes: ${ex.cutShort}; a complete body was expected`,
@@ -151,48 +148,32 @@ export class CaseContext {
       );
       return ex;
     }
-    if (spec.op) this.checkResponse(spec.op, ex);
+    if (spec.op) this.judge(spec.op, req, spec, ex);
     return ex;
   }
 
-  /** The automatic checks of `call`, usable on an exchange made another way. */
-  checkResponse(op: OperationId, ex: Exchange): void {
-    const ok = ex.status >= 200 && ex.status < 300;
-    if (!envelopeOps.has(op) && ok) {
-      const ct = ex.headers.get('content-type') ?? '';
-      this.check(
-        /^audio\//i.test(ct),
-        `synthesis success has Content-Type ${JSON.stringify(ct)}, not audio/*`,
-        {
-          request: ex.request,
-        },
-      );
-      return;
-    }
+  /**
+   * The automatic checks of `call`: the run's judge (judge/) judges the exchange, its request and what
+   * it means for the session; each verdict is a finding at the verdict's severity.
+   */
+  judge(op: OperationId, req: Request, sent: { json?: unknown; body?: BodyInit }, ex: Exchange): void {
     if (ex.truncated) return;
-    const ct = ex.headers.get('content-type') ?? '';
-    this.check(/json/i.test(ct), `the envelope comes with Content-Type ${JSON.stringify(ct)}, not JSON`, {
-      request: ex.request,
-    });
-    for (const p of envelopeProblems(ex.json, ex.status, {
-      dataMayBeNull: op === 'deleteVoice' || op === 'saveVoice',
-    })) {
-      this.fail(`envelope (§2.1, §7): ${p}`, { request: ex.request });
-    }
-    if (ex.json === undefined) return;
-    const code = (ex.json as { error_code?: unknown }).error_code;
-    for (const p of pairingProblems(op, ex.status, code)) this.fail(p, { request: ex.request });
-    const schema = schemaProblems(op, ex.status, ex.json);
-    if (!schema.documented) this.note(`${ex.request}: HTTP ${ex.status} is not a documented status of ${op}`);
-    for (const p of schema.problems) {
-      const key = `${op} ${p.pointer}`;
-      if (this.schemaSeen.has(key)) continue;
-      this.schemaSeen.add(key);
-      this.fail(`schema of ${op} ${ex.status}: ${p.pointer || '/'} ${p.message}`, {
-        request: ex.request,
-        pointer: p.pointer,
-      });
-    }
+    for (const v of judgeOf(this.state).judge(factsOf(op, req, sent, ex))) this.verdict(v, ex);
+  }
+
+  /** The checks of `call`, usable on an exchange made another way (the request is not known). */
+  checkResponse(op: OperationId, ex: Exchange): void {
+    const [method = 'GET', path = '/'] = ex.request.split(' ');
+    this.judge(op, new Request(new URL(path, this.state.baseUrl), { method }), {}, ex);
+  }
+
+  private verdict(v: Verdict, ex: Exchange): void {
+    if (judgedElsewhere.has(v.rule)) return;
+    const key = `${v.rule} ${v.seen}`;
+    if (this.verdictsSeen.has(key)) return;
+    this.verdictsSeen.add(key);
+    const evidence = v.evidence ? ` (evidence: exchange ${v.evidence.exchange}, ${v.evidence.what})` : '';
+    this.fail(`${v.rule} (${v.section}): ${v.seen}${evidence}`, { request: ex.request, level: v.severity });
   }
 }
 

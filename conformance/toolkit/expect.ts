@@ -2,9 +2,10 @@
  * The assertions cases share: a refusal with its status and code at the level the spec states them,
  * and an audio success whose bytes decode as the type they claim.
  */
-import { type ClaimedAudio, judgeAudio, type PcmLayout } from '../checks/audio.js';
-import { asEnvelope } from '../checks/envelope.js';
+
+import { asEnvelope } from '../../judge/envelope.js';
 import type { CaseContext } from './context.js';
+import { type ClaimedAudio, judgeAudio, type PcmLayout } from './decode-audio.js';
 import type { Exchange } from './http.js';
 
 /** How strictly a part of a refusal is checked: stated by the spec, a strong reading, or only recorded. */

@@ -38,10 +38,30 @@ describe('parseConfig', () => {
     [{ allowPrivateUrls: 1 }, 'config.allowPrivateUrls: expected true or false'],
     [{ reference: { maxPause: 3 } }, 'config.reference.maxPause: unknown field'],
     [{ pcmHeaders: { sampleRate: '' } }, 'config.pcmHeaders.sampleRate: expected a non-empty string'],
-    [{ languagez: ['en'] }, 'config.languagez: unknown field'],
+    [{ languagez: ['en'] }, 'config.languagez: unknown field (did you mean languages?)'],
+    [
+      { maxTextLenght: 10 },
+      'config.maxTextLenght: unknown field (did you mean maxTextLength?); known: keys,',
+    ],
+    [{ stateDirr: 'x' }, 'config.stateDirr: unknown field (did you mean stateDir?)'],
+    [{ streaming: { chunkMS: 5 } }, 'config.streaming.chunkMS: unknown field (did you mean chunkMs?)'],
+    [{ stateDir: 'x' }, 'config.stateDir: read from a config file by the Node server'],
     [[], 'config: expected a JSON object'],
   ])('refuses %j naming the field', (input, message) => {
     expect(() => parseConfig(input)).toThrow(ConfigError);
     expect(() => parseConfig(input)).toThrow(message);
+  });
+});
+
+describe('the known fields an unknown one is told', () => {
+  it('name every field a config file may hold, stateDir included', () => {
+    let message = '';
+    try {
+      parseConfig({ nope: 1 });
+    } catch (e) {
+      message = (e as ConfigError).problems[0] ?? '';
+    }
+    const known = message.replace(/^.*known: /, '').split(', ');
+    expect(known.sort()).toEqual([...Object.keys(defaultConfig), 'stateDir'].sort());
   });
 });

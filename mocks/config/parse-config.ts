@@ -1,3 +1,4 @@
+import { didYouMean } from '../../common/did-you-mean.js';
 import type { AudioFormat } from '../../openapi/contract.js';
 import { audioMediaTypes } from '../../openapi/contract.js';
 import { defaultConfig } from './defaults.js';
@@ -106,6 +107,18 @@ function keys(value: unknown, problems: Problems): KeyConfig[] {
   return entries.filter((entry): entry is KeyConfig => entry !== undefined);
 }
 
+/**
+ * The fields a config file may hold beyond the service's config: the Node server reads them
+ * (mocks/node/load-config.ts) before the rest comes here. Listed so that "known:" names every field a
+ * file may hold, and one table (`checks` below, plus these) cannot drift from it.
+ */
+export const serverFields: readonly string[] = ['stateDir'];
+
+/** `config.maxTextLenght: unknown field (did you mean maxTextLength?); known: …`. */
+function unknownField(path: string, name: string, known: readonly string[]): string {
+  return `${path}: unknown field${didYouMean(name, known)}; known: ${known.join(', ')}`;
+}
+
 function section<T extends object>(
   value: unknown,
   path: string,
@@ -120,8 +133,7 @@ function section<T extends object>(
   }
   const result: Obj = { ...(defaults as Obj) };
   for (const [name, item] of Object.entries(value)) {
-    if (!(name in defaults))
-      problems.push(`${path}.${name}: unknown field; known: ${Object.keys(defaults).join(', ')}`);
+    if (!(name in defaults)) problems.push(unknownField(`${path}.${name}`, name, Object.keys(defaults)));
     else result[name] = check(name, item, `${path}.${name}`);
   }
   return result as T;
@@ -161,9 +173,14 @@ export function parseConfig(input: unknown): MockConfig {
     requestLogSize: (v, p) => number(v, p, problems, 0, true),
     allowPrivateUrls: (v, p) => boolean(v, p, problems),
   };
+  const known = [...Object.keys(checks), ...serverFields];
   for (const [name, value] of Object.entries(input)) {
     const check = checks[name as keyof MockConfig];
-    if (!check) problems.push(`config.${name}: unknown field; known: ${Object.keys(checks).join(', ')}`);
+    if (serverFields.includes(name))
+      problems.push(
+        `config.${name}: read from a config file by the Node server (voice-kit mock --config, startMockServer), not by the service`,
+      );
+    else if (!check) problems.push(unknownField(`config.${name}`, name, known));
     else out[name] = check(value, `config.${name}`);
   }
   const config = out as unknown as MockConfig;

@@ -9,6 +9,7 @@ import type { OperationId } from '../../openapi/contract.js';
 import type { MockConfig } from '../config/types.js';
 import type { Answer } from './answer/answer.js';
 import type { Failure } from './answer/envelope.js';
+import type { FairTurns } from './answer/fair-turns.js';
 import type { Clock } from './platform/clock.js';
 import type { Signer } from './platform/signer.js';
 import type { Storage } from './platform/storage.js';
@@ -52,6 +53,8 @@ export interface ServiceDeps {
   /** The addresses of a host name, to refuse non-public ones before fetching (the Node server's DNS). */
   readonly resolveHost?: ((hostname: string) => Promise<readonly string[]>) | undefined;
   readonly sleep: (ms: number) => Promise<void>;
+  /** The round-robin turns every audio answer renders in, so concurrent ones share the event loop. */
+  readonly turns: FairTurns;
   readonly logger: Logger;
   /**
    * Makes a state change durable (a no-op without a state directory); await it before answering.

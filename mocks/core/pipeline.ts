@@ -1,11 +1,6 @@
+import { judgeAnswer } from '../../judge/judge.js';
 import { apiKeyHeader, errors, type OperationId } from '../../openapi/contract.js';
-import {
-  type Finding,
-  matchRoute,
-  validateJsonBody,
-  validateQuery,
-  validateResponse,
-} from '../../openapi/validate.js';
+import { type Finding, matchRoute, validateJsonBody, validateQuery } from '../../openapi/validate.js';
 import { type Answer, BytesAnswer, DroppedAnswer, dropped } from './answer/answer.js';
 import { excerpt, type Failure, fail, failureAnswer, isFailure, render } from './answer/envelope.js';
 import type { CoreRequest, OperationContext, ServiceDeps, Soon } from './context.js';
@@ -46,6 +41,8 @@ export interface Handled {
   operationId: OperationId | null;
   /** A synthesis request's key and JSON body, for the request log to send it again (replay). */
   sent?: { key: string; body: unknown };
+  /** The JSON body as read, valid or not, for the request journal; undefined without one. */
+  received?: unknown;
 }
 
 const synthesisOperations: ReadonlySet<OperationId> = new Set(['synthesizeSpeech', 'streamSpeech']);
@@ -93,6 +90,11 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   }
   if (!caller) return flow.respond(fail('missingApiKey'), false);
   flow.caller = caller;
+  if (route.malformedParam !== undefined) {
+    const value = route.pathParams[route.malformedParam] ?? '';
+    const message = `${route.malformedParam} ${JSON.stringify(value.slice(0, 64))} is not valid percent-encoding`;
+    return flow.respond(fail('invalidRequest', message));
+  }
   const { query } = target;
   flow.query = query;
   const queryFindings = validateQuery(operationId, query);
@@ -100,6 +102,7 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   if (!jsonOperations.has(operationId)) return flow.operate();
   return readJsonBody(request, jsonBodyCap(deps.config.maxTextLength)).then((body) => {
     if (isFailure(body)) return flow.respond(body);
+    flow.received = body;
     const bodyFindings = validateJsonBody(operationId, body);
     if (bodyFindings.length > 0) return flow.respond(findingsFailure('body', bodyFindings, body));
     flow.body = body;
@@ -117,6 +120,8 @@ class Flow implements OperationContext {
   query: Readonly<Record<string, string>> = noQuery;
   preferences: Preferences = noPreferences;
   body: unknown;
+  /** The JSON body as read, before it was validated (the journal shows what was sent, valid or not). */
+  received: unknown;
 
   constructor(
     readonly operationId: OperationId,
@@ -150,6 +155,7 @@ class Flow implements OperationContext {
     const handled: Handled = { answer: isFailure(answer) ? render(answer) : answer, operationId };
     if (this.body !== undefined && synthesisOperations.has(operationId))
       handled.sent = { key: this.caller.key, body: this.body };
+    if (this.received !== undefined) handled.received = this.received;
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
     const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;
@@ -179,8 +185,10 @@ function jsonOf(answer: Answer): string | undefined {
 }
 
 /**
- * Checks a JSON answer against the OpenAPI description; a violation is a bug of the mock, so it
- * becomes a loud 500/10000 (and is reported to the logger and the caller's list).
+ * Checks a JSON answer with the judge's exchange rules (judge/: envelope, schema, stated pairs, status,
+ * Content-Type, list pages), held to the kit's own recorded choices where the spec is open; a violation is a bug of the mock, so it becomes a loud 500/10000 (and is
+ * reported to the logger and the caller's list). The request is not at hand here: the rules that judge
+ * it (a missing key, request and session rules) are the suite's and the proxy's.
  */
 export async function checkResponse(
   operationId: OperationId,
@@ -188,11 +196,29 @@ export async function checkResponse(
   report: (violation: string) => void,
 ): Promise<Answer> {
   const text = jsonOf(answer);
-  if (text === undefined) return answer;
-  const findings = validateResponse(operationId, answer.status, JSON.parse(text));
-  if (findings.length === 0) return answer;
-  const detail = findings.map((f) => `${f.pointer || '(root)'} ${f.message}`).join('; ');
-  const violation = `${operationId} answered HTTP ${answer.status} that breaks the OpenAPI description: ${detail}`;
+  if (text === undefined || !(answer instanceof BytesAnswer)) return answer;
+  const headers = Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const verdicts = judgeAnswer(
+    {
+      seq: 0,
+      operationId,
+      method: '',
+      path: '',
+      query: {},
+      requestHeaders: {},
+      requestJson: { kind: 'none' },
+      form: undefined,
+      status: answer.status,
+      responseHeaders: headers,
+      responseJson: { kind: 'json', value: JSON.parse(text) },
+      audio: undefined,
+      timing: { waitMs: 0, spanMs: 0, chunks: 1 },
+    },
+    { ownChoices: true, requestUnknown: true },
+  );
+  if (verdicts.length === 0) return answer;
+  const detail = verdicts.map((v) => `${v.rule} (${v.section}): ${v.seen}`).join('; ');
+  const violation = `${operationId} answered HTTP ${answer.status} that breaks the contract: ${detail}`;
   report(violation);
   return failureAnswer(errors.unexpected.status, errors.unexpected.code, `mock bug: ${violation}`);
 }

@@ -3,6 +3,7 @@ import { parseConfig } from '../config/parse-config.js';
 import type { MockConfig, MockConfigInput } from '../config/types.js';
 import { type Answer, asResponse, StreamAnswer } from './answer/answer.js';
 import { failureAnswer } from './answer/envelope.js';
+import { FairTurns } from './answer/fair-turns.js';
 import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
 import { type Controls, handleControl } from './control/control-api.js';
 import { type PopulateOptions, type PopulateResult, populateVoices } from './control/populate.js';
@@ -12,7 +13,9 @@ import { lazyAudioEngine } from './platform/lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './platform/pinned-storage.js';
 import { createSigner, randomSecret, seedSecret } from './platform/signer.js';
 import { memoryStorage, type Storage } from './platform/storage.js';
+import { warmUp } from './platform/warm-up.js';
 import { type Target, targetOf } from './request/target.js';
+import { keepExchange } from './state/exchange.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
 import { clockChange, persistedState, snapshotChange, urlSecretChange } from './state/persisted-rows.js';
 import { memoryStore, type StateChange, type StateRow, type StateStore } from './state/state-store.js';
@@ -103,6 +106,12 @@ export interface MockService {
   populate(options: PopulateOptions): Promise<PopulateResult>;
   /** Resolves once the service is ready to answer (its `populate` option done); rejects if that failed. */
   readonly ready: Promise<void>;
+  /**
+   * Sends a short stream request nobody hears through a throwaway service with the same config and
+   * audio engine, so the first real stream is as quick as the next (the Node server calls it once it
+   * listens). Changes no state and no answer; only the engine's memos (`state.caches.engine`) fill.
+   */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -272,6 +281,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const secretToKeep = urlSecret === undefined && store.durable ? randomSecret() : undefined;
   urlSecret ??= secretToKeep ?? randomSecret();
   const persist = persister(store, state, clock, shift, logger);
+  const sleep = options.sleep ?? defaultSleep;
   const deps: ServiceDeps = {
     config,
     callers: callersOf(config.keys),
@@ -287,7 +297,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     audio,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     resolveHost: options.resolveHost,
-    sleep: options.sleep ?? defaultSleep,
+    sleep,
+    turns: new FairTurns(sleep),
   };
   const violations: string[] = [];
   const answerNow = answerer(deps, options.validateResponses === true, violations, () => controls);
@@ -316,6 +327,11 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     fetch: async (request) => asResponse(await answer(request)),
     answer,
     ready: readyPromise,
+    warm: () =>
+      warmUp(
+        createMockService({ config: options.config ?? {}, audio, logger: { error: () => {} } }),
+        config.keys[0]?.key,
+      ),
     close: async () => {
       await deps.storage.close();
       await store.close();
@@ -377,7 +393,9 @@ function answerer(
           const { answer } = handled;
           const durationMs = Math.round((performance.now() - started) * 10) / 10;
           const entry = logEntry(request, handled, deps, target.pathname, durationMs);
-          state.requests.add(entry, answer instanceof StreamAnswer ? answer : undefined, handled.sent);
+          const streamed = answer instanceof StreamAnswer ? answer : undefined;
+          const exchange = keepExchange(request, answer, handled.received);
+          state.requests.add(entry, streamed, handled.sent, exchange);
         } catch (error) {
           logger.error(`the request log could not record ${request.method} ${target.pathname}`, error);
         }

@@ -5,6 +5,7 @@
 import type { ControlClient } from './control-client.js';
 import { button, field, h } from './dom.js';
 import type { Feedback } from './feedback.js';
+import { formatBytes } from './format.js';
 
 export interface ActionsBar {
   toolbar: HTMLDivElement;
@@ -29,7 +30,11 @@ export function createActionsBar(client: ControlClient, feedback: Feedback): Act
     advanceClockButton(client, feedback),
     button(
       'Reset quota',
-      () => void feedback.act('Reset quota', () => client.post('/__mock/rate-limit/reset')),
+      () =>
+        void feedback.act('Reset quota', async () => {
+          await client.post('/__mock/rate-limit/reset');
+          return 'Every user has a fresh upload window.';
+        }),
       'POST /__mock/rate-limit/reset: a fresh upload window for every user',
     ),
   );
@@ -57,7 +62,11 @@ function resetButton(client: ControlClient, { ask, act }: Feedback) {
         'Reset the mock?',
         'Uploads, custom voices, quotas, the ledger, the request log and the clock go back to how the mock started.',
       );
-      if (ok) await act('Reset', () => client.post('/__mock/reset'));
+      if (ok)
+        await act('Reset', async () => {
+          await client.post('/__mock/reset');
+          return 'The mock is back to how it started: no uploads, no custom voices, fresh quotas, an empty log.';
+        });
     },
     'POST /__mock/reset',
   );
@@ -74,7 +83,7 @@ function snapshotButton(client: ControlClient, { act }: Feedback) {
         const link = h('a', { href: URL.createObjectURL(blob), download: name });
         link.click();
         setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-        return { saved: name, bytes: blob.size };
+        return `Saved the snapshot as ${name} (${formatBytes(blob.size)}).`;
       }),
     'GET /__mock/snapshot, saved as a file',
   );
@@ -87,13 +96,14 @@ async function restoreFrom(input: HTMLInputElement, client: ControlClient, { ask
   if (!file) return;
   const ok = await ask('Restore this snapshot?', `The mock's state is replaced by ${file.name}.`);
   if (!ok) return;
-  await act('Restore', async () =>
-    client.json('/__mock/restore', {
+  await act('Restore', async () => {
+    await client.json('/__mock/restore', {
       method: 'POST',
       body: await file.text(),
       headers: { 'Content-Type': 'application/json' },
-    }),
-  );
+    });
+    return `Restored the snapshot ${file.name}.`;
+  });
 }
 
 function advanceClockButton(client: ControlClient, { ask, act }: Feedback) {
@@ -104,9 +114,11 @@ function advanceClockButton(client: ControlClient, { ask, act }: Feedback) {
         field('seconds', 'Seconds', '3600'),
       ]);
       if (values)
-        await act('Advance clock', () =>
-          client.post('/__mock/clock/advance', { seconds: Number(values.get('seconds')) }),
-        );
+        await act('Advance clock', async () => {
+          const seconds = Number(values.get('seconds'));
+          const clock = await client.post<{ iso: string }>('/__mock/clock/advance', { seconds });
+          return `Moved the clock forward ${seconds} s: it now reads ${clock.iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}.`;
+        });
     },
     'POST /__mock/clock/advance',
   );
@@ -121,12 +133,13 @@ function populateButton(client: ControlClient, { ask, act }: Feedback) {
         field('seed', 'Seed', '1'),
       ]);
       if (values)
-        await act('Populate', () =>
-          client.post('/__mock/populate', {
+        await act('Populate', async () => {
+          const made = await client.post<{ created: number }>('/__mock/populate', {
             voices: Number(values.get('voices')),
             seed: Number(values.get('seed')),
-          }),
-        );
+          });
+          return `Added ${made.created} populated ${made.created === 1 ? 'voice' : 'voices'}.`;
+        });
     },
     'POST /__mock/populate',
   );

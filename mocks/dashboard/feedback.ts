@@ -9,9 +9,12 @@ export interface Feedback {
    * Resolves with the form's values, or null when cancelled.
    */
   ask(title: string, text: string, fields?: HTMLElement[]): Promise<FormData | null>;
-  /** Shows what the control API answered to an action (its data, or its error). */
+  /**
+   * Shows how an action went: the sentence it gives (`data` as a string), or its error. Anything
+   * else reads "<action>: done." (a person gets no raw JSON).
+   */
   show(action: string, outcome: { data?: unknown; error?: unknown }): void;
-  /** Runs an action, shows its outcome, then refreshes the page. */
+  /** Runs an action (which answers the sentence to show), shows its outcome, then refreshes the page. */
   act(action: string, run: () => Promise<unknown>): Promise<void>;
   /** Shows a line that is not a control API answer (a curl command to copy). */
   say(text: string): void;
@@ -59,8 +62,7 @@ export function createFeedback(page: Page, refresh: () => Promise<void>): Feedba
       if (error instanceof ControlError && error.needsToken) tokenForm.hidden = false;
       return;
     }
-    const data = JSON.stringify(outcome.data ?? null);
-    result.textContent = `${action}: done — ${data.length > 300 ? `${data.slice(0, 300)}…` : data}`;
+    result.textContent = typeof outcome.data === 'string' ? outcome.data : `${action}: done.`;
   }
 
   async function act(action: string, run: () => Promise<unknown>) {

@@ -14,6 +14,10 @@ const entry = (fields: Partial<LogEntry>): LogEntry => ({
   errorMessage: null,
   stream: null,
   body: null,
+  query: '',
+  forced: [],
+  warnings: [],
+  verdict: null,
   ...fields,
 });
 

@@ -19,7 +19,57 @@ export interface LogEntry {
   } | null;
   /** The JSON body of a synthesis request, kept so it can be sent again; null otherwise. */
   body: string | null;
+  /** The URL's query with its `?`, '' without one. */
+  query: string;
+  /** The Prefer directives that made this answer (`code=503`, `latency=300`): [] for a real one. */
+  forced: string[];
+  /** What the mock's X-Mock-Warning said. */
+  warnings: string[];
+  /** Whether the answer keeps the contract; a mock's answer that does not is a bug of the mock. */
+  verdict: { ok: boolean; problems: string[]; checked: 'body' | 'status' | 'nothing' } | null;
 }
+
+/** A header of GET /__mock/requests/<seq> (keys masked by the mock). */
+export interface HeaderLine {
+  name: string;
+  value: string;
+}
+
+/** GET /__mock/requests/<seq>: one request and its answer in full. */
+export interface ExchangeDetail extends LogEntry {
+  request: {
+    method: string;
+    url: string;
+    headers: HeaderLine[];
+    body: { text: string; chars: number; truncated: boolean } | null;
+    upload: {
+      fields: string[];
+      fileName: string | null;
+      fileBytes: number;
+      scene: string | null;
+      container: string | null;
+    } | null;
+  };
+  answer: {
+    status: number;
+    headers: HeaderLine[];
+    body: string | null;
+    audio: { format: string; mediaType: string; bytes: number | null; durationSeconds: number | null } | null;
+  };
+}
+
+/** A JSON text indented for reading; the text as it came when it is no (whole) JSON. */
+export function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** 2.3456 → "2.35 s"; null → "? s". */
+export const formatSeconds = (seconds: number | null): string =>
+  seconds === null ? '? s' : `${seconds.toFixed(2)} s`;
 
 /** 1234567 → "1.2 MB". */
 export function formatBytes(bytes: number): string {
@@ -65,7 +115,7 @@ export function matches(entry: LogEntry, filter: LogFilter): boolean {
  */
 export function curlOf(entry: LogEntry, origin: string): string {
   const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-  const parts = ['curl', '-sS', '-X', entry.method, quote(`${origin}${entry.path}`)];
+  const parts = ['curl', '-sS', '-X', entry.method, quote(`${origin}${entry.path}${entry.query ?? ''}`)];
   if (entry.key !== null) parts.push('-H', '"X-API-Key: $VOICE_KIT_API_KEY"');
   if (entry.method === 'POST' && entry.path === '/v1/files/upload')
     parts.push('-F', 'scene=audio', '-F', 'file=@recording.wav');

@@ -30,7 +30,7 @@ export function createStatePanels(
     'section',
     { class: 'state', 'aria-labelledby': 'state-title' },
     h('h2', { id: 'state-title' }, 'State'),
-    section('Custom voices', voices.count, voices.list),
+    section('Custom voices', voices.count, voices.filter, voices.list),
     section(
       'Uploads',
       uploadsCount,
@@ -91,9 +91,13 @@ function uploadRows(uploads: Upload[], client: ControlClient, { act }: Feedback)
       : button(
           'Analyse',
           () =>
-            void act(`Analyse ${upload.fileName}`, () =>
-              client.post('/__mock/uploads/analyze', { objectKey: upload.objectKey }),
-            ),
+            void act(`Analyse ${upload.fileName}`, async () => {
+              const found = await client.post<{ verdict: string; container: string }>(
+                '/__mock/uploads/analyze',
+                { objectKey: upload.objectKey },
+              );
+              return `Analysed ${upload.fileName}: ${found.verdict} (${found.container}).`;
+            }),
           'POST /__mock/uploads/analyze',
         );
     return h(

@@ -7,6 +7,8 @@ export interface Voice {
   createdAt: number;
   account: string;
   sourceUpload: string | null;
+  /** Where its recording came from: an upload, a ref_audio URL, or POST /__mock/populate. */
+  source?: 'upload' | 'url' | 'populated';
   mediaType: string;
   voiceUrl: string;
 }

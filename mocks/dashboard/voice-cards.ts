@@ -5,7 +5,7 @@
 import type { ControlClient } from './control-client.js';
 import { h } from './dom.js';
 import type { Feedback } from './feedback.js';
-import { formatTime } from './format.js';
+import { formatBytes, formatTime } from './format.js';
 import type { Voice } from './state-view.js';
 
 interface Card {
@@ -15,40 +15,70 @@ interface Card {
 
 export interface VoiceCards {
   count: HTMLSpanElement;
+  /** The filter box, shown once there are more voices than fit the box at a glance. */
+  filter: HTMLElement;
   list: HTMLDivElement;
   draw(voices: Voice[]): void;
+}
+
+/** Past this many voices the list gets a filter (the box shows about three cards). */
+const filterFrom = 6;
+
+/** A card is kept per voice (a voice saved again under its id after a delete is a new one). */
+const cardKey = (v: Voice) => `${v.organization}\u0000${v.environment}\u0000${v.voiceId}\u0000${v.createdAt}`;
+
+/** Where a voice's recording came from, as a person reads it. */
+function sourceText(voice: Voice): string {
+  if (voice.source === 'populated') return 'populated';
+  if (voice.sourceUpload !== null) return `from upload ${voice.sourceUpload}`;
+  return 'from a URL';
 }
 
 export function createVoiceCards(client: ControlClient, feedback: Feedback): VoiceCards {
   const count = h('span', { class: 'count' });
   const list = h('div', { class: 'voices' });
+  const input = h('input', { id: 'voice-filter', type: 'search', placeholder: 'voice_id, organization…' });
+  const filter = h(
+    'p',
+    { class: 'filters', hidden: true },
+    h('label', { for: 'voice-filter' }, 'Filter voices'),
+    input,
+  );
   const cards = new Map<string, Card>();
+  let last: Voice[] = [];
+  input.addEventListener('input', () => draw(last));
 
   function draw(voices: Voice[]) {
-    count.textContent = `(${voices.length})`;
-    const seen = new Set<string>();
+    last = voices;
+    filter.hidden = voices.length <= filterFrom;
+    const wanted = filter.hidden ? '' : input.value.trim().toLowerCase();
+    const kept = wanted
+      ? voices.filter((v) => `${v.voiceId} ${v.organization} ${v.environment}`.toLowerCase().includes(wanted))
+      : voices;
+    count.textContent =
+      kept.length === voices.length ? `(${voices.length})` : `(${kept.length} of ${voices.length})`;
     const shown: HTMLElement[] = [];
-    for (const voice of voices) {
-      const key = `${voice.organization}\u0000${voice.environment}\u0000${voice.voiceId}\u0000${voice.createdAt}`;
-      seen.add(key);
-      let kept = cards.get(key);
-      if (!kept) {
-        kept = voiceCard(voice, cards.size, client, feedback);
-        cards.set(key, kept);
+    for (const voice of kept) {
+      const key = cardKey(voice);
+      let card = cards.get(key);
+      if (!card) {
+        card = voiceCard(voice, cards.size, client, feedback);
+        cards.set(key, card);
       }
-      kept.meta.textContent = `${voice.organization} / ${voice.environment} · made ${formatTime(voice.createdAt)} · ${
-        voice.sourceUpload === null ? 'from a URL' : `from upload ${voice.sourceUpload}`
-      } · account ${voice.account}`;
-      shown.push(kept.card);
+      card.meta.textContent = `${voice.organization} / ${voice.environment} · made ${formatTime(voice.createdAt)} · ${sourceText(voice)} · account ${voice.account}`;
+      shown.push(card.card);
     }
-    for (const key of [...cards.keys()]) if (!seen.has(key)) cards.delete(key);
-    if (shown.length === 0) shown.push(h('p', { class: 'empty' }, 'No custom voices yet.'));
+    // Cards filtered out stay kept (a player keeps its place), those of voices gone are dropped.
+    const present = new Set(voices.map(cardKey));
+    for (const key of [...cards.keys()]) if (!present.has(key)) cards.delete(key);
+    if (shown.length === 0)
+      shown.push(h('p', { class: 'empty' }, voices.length ? 'No voice matches.' : 'No custom voices yet.'));
     const current = [...list.children];
     if (current.length !== shown.length || current.some((c, i) => c !== shown[i]))
       list.replaceChildren(...shown);
   }
 
-  return { count, list, draw };
+  return { count, filter, list, draw };
 }
 
 /** A voice's card; `n` makes its speak box's id unique. */
@@ -113,7 +143,9 @@ function speakBox(voice: Voice, n: number, client: ControlClient, { show }: Feed
       if (spoken.src) URL.revokeObjectURL(spoken.src);
       spoken.src = URL.createObjectURL(audio);
       spoken.hidden = false;
-      show(`Speak with ${id}`, { data: { type: audio.type, bytes: audio.size } });
+      show(`Speak with ${id}`, {
+        data: `Spoke with ${id}: ${formatBytes(audio.size)} of ${audio.type || 'audio'}, playing below.`,
+      });
       await spoken.play().catch(() => {});
     } catch (error) {
       show(`Speak with ${id}`, { error });

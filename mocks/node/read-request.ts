@@ -184,6 +184,13 @@ class NodeHeaders {
   get(name: string): string | null {
     return rawHeader(this.#raw, name);
   }
+
+  /** Every header, as Fetch's `Headers.forEach` gives them: the request journal lists them when asked. */
+  forEach(callback: (value: string, name: string) => void): void {
+    const raw = this.#raw;
+    for (let i = 0; i + 1 < raw.length; i += 2)
+      callback(raw[i + 1] as string, (raw[i] as string).toLowerCase());
+  }
 }
 
 /** The signal of a request answered at once: nothing follows the client, so it never aborts. */

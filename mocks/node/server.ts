@@ -190,6 +190,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const server = createServer({ noDelay: true }, handler);
   server.on('clientError', answerClientError);
   await listen(server, port, host, own);
+  // The audio engine warms in a later turn, so the first answer does not wait for it (readiness).
+  setImmediate(() => service.warm().catch(() => {}));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

@@ -95,7 +95,9 @@ export const openQuestions: readonly LocatedOpenQuestion[] = [
     "question": "Whether a refused upload tells the client when it may upload again is not shown.",
     "mock": "A `Retry-After` header (seconds until the oldest counted upload leaves the hour window, at least 1; the message gives the same number), also on a 429 asked for with `Prefer: code=429`.",
     "where": "/paths/~1v1~1files~1upload/post/responses/429",
-    "refs": []
+    "refs": [
+      "/components/headers/RetryAfter"
+    ]
   },
   {
     "id": "voice-save-statuses",

@@ -17,7 +17,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
     "title": "Voice Cloning, Text-to-Speech and Audio Upload Service",
     "version": "1.0.0",
     "summary": "Upload reference audio, manage custom voices, synthesize speech (complete or streamed).",
-    "description": "The single source of truth of voice-kit: the service interface spec written as OpenAPI 3.1.\nSection references such as \"§4.2\" name the sections of that spec; voice-kit's\ndocs/spec-sections.md lists every section with its rules and where the kit keeps them.\n`x-spec-section` carries the section of each operation and of each error example, `section` that\nof each `x-limits` and `x-open-question` entry.\n\n**Envelope (§2.1).** Upload and voice-management endpoints answer with a JSON envelope\n`{ error_code, error_message, succeed, data }`. Success is HTTP 200 with `succeed: true`,\n`error_code: 0`, `error_message: \"\"`. Failure is a non-2xx status with `succeed: false`,\n`data: null`, a business `error_code` and a non-empty `error_message` (§7). Synthesis endpoints\nanswer with raw audio on success (§2.5) and with the same error envelope on failure.\n\n**Authentication (§5).** Every operation takes the `X-API-Key` header. A missing or invalid key\ngives HTTP 401 with error_code 10003 (stated for upload; the kit applies it to every operation).\n\n**Errors outside operations (kit's choice, `general-errors`).** A path that no operation has\nanswers HTTP 404 and a known path with another method answers HTTP 405, both with the error\nenvelope and error_code 10001; see `x-router-responses`. An unexpected fault answers HTTP 500\nwith error_code 10000.\n\n**Extensions.** `x-open-question` records each point the spec leaves open (\"not shown\") where it\nbelongs, as `{ id, section, question, mock }` (`mock` = what the kit's mock does); a plain string\nvalue refers to an entry defined elsewhere. `x-kit-choice: true` marks a name or value the kit\nchose. `x-limits` lists every limit of §8, keyed like `limits` in `openapi/contract.ts`.\n",
+    "description": "The single source of truth of voice-kit: the service interface spec written as OpenAPI 3.1.\nSection references such as \"§4.2\" name the sections of that spec; voice-kit's\ndocs/spec-sections.md lists every section with its rules and where the kit keeps them.\n`x-spec-section` carries the section of each operation and of each error example, `section` that\nof each `x-limits` and `x-open-question` entry.\n\n**Envelope (§2.1).** Upload and voice-management endpoints answer with a JSON envelope\n`{ error_code, error_message, succeed, data }`. Success is HTTP 200 with `succeed: true`,\n`error_code: 0`, `error_message: \"\"`. Failure is a non-2xx status with `succeed: false`,\n`data: null`, a business `error_code` and a non-empty `error_message` (§7). Synthesis endpoints\nanswer with raw audio on success (§2.5) and with the same error envelope on failure.\n\n**Authentication (§5).** Every operation takes the `X-API-Key` header. A missing or invalid key\ngives HTTP 401 with error_code 10003 (stated for upload; the kit applies it to every operation).\n\n**Errors outside operations (kit's choice, `general-errors`).** A path that no operation has\nanswers HTTP 404 and a known path with another method answers HTTP 405, both with the error\nenvelope and error_code 10001; see `x-router-responses`. HEAD is no method of the interface: a HEAD\nrequest answers HTTP 405 with `Allow` naming the path's methods (and, as HTTP has it for HEAD, no\nbody). A path parameter with malformed percent-encoding (`DELETE /v1/voice/%FF`) is the\noperation's HTTP 400 with error_code 10001, not a 404. An unexpected fault answers HTTP 500\nwith error_code 10000.\n\n**Extensions.** `x-open-question` records each point the spec leaves open (\"not shown\") where it\nbelongs, as `{ id, section, question, mock }` (`mock` = what the kit's mock does); a plain string\nvalue refers to an entry defined elsewhere. `x-kit-choice: true` marks a name or value the kit\nchose. `x-limits` lists every limit of §8, keyed like `limits` in `openapi/contract.ts`.\n",
     "contact": {
       "name": "voice-kit maintainers",
       "url": "https://github.com/voice-kit/voice-kit"
@@ -243,7 +243,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
               "x-spec-section": "§4",
               "value": {
                 "error_code": 10001,
-                "error_message": "method PUT is not allowed on /v1/voice/list; allowed: GET",
+                "error_message": "method PUT is not allowed on /v1/voice/list; allowed: DELETE, GET",
                 "succeed": false,
                 "data": null
               }
@@ -427,6 +427,11 @@ export const openapiDocument: { readonly [key: string]: Json } = {
               "question": "Whether a refused upload tells the client when it may upload again is not shown.",
               "mock": "A `Retry-After` header (seconds until the oldest counted upload leaves the hour window, at least 1; the message gives the same number), also on a 429 asked for with `Prefer: code=429`."
             },
+            "headers": {
+              "Retry-After": {
+                "$ref": "#/components/headers/RetryAfter"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -438,7 +443,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                     "x-spec-section": "§7.1, §8",
                     "value": {
                       "error_code": 10005,
-                      "error_message": "upload limit reached: 30 uploads per user per hour",
+                      "error_message": "upload limit reached: 30 uploads per user per hour; retry in 3597 s",
                       "succeed": false,
                       "data": null
                     }
@@ -1219,6 +1224,17 @@ export const openapiDocument: { readonly [key: string]: Json } = {
       }
     },
     "headers": {
+      "RetryAfter": {
+        "description": "Seconds until an upload is counted no more and another is accepted (at least 1); the error_message gives the same number. The spec does not show it (`upload-retry-after`); the kit's mock sends it.",
+        "x-kit-choice": true,
+        "x-open-question": "upload-retry-after",
+        "required": false,
+        "schema": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "example": 3597
+      },
       "AudioSampleRate": {
         "description": "PCM output only - sample rate in Hz (§2.5). The name is the kit's choice and configurable (`pcm-header-names`).",
         "x-kit-choice": true,

@@ -393,6 +393,11 @@ export interface components {
     };
     headers: {
         /**
+         * @description Seconds until an upload is counted no more and another is accepted (at least 1); the error_message gives the same number. The spec does not show it (`upload-retry-after`); the kit's mock sends it.
+         * @example 3597
+         */
+        RetryAfter: number;
+        /**
          * @description PCM output only - sample rate in Hz (§2.5). The name is the kit's choice and configurable (`pcm-header-names`).
          * @example 24000
          */
@@ -430,6 +435,7 @@ export type ParameterPageSize = components['parameters']['PageSize'];
 export type ParameterCursor = components['parameters']['Cursor'];
 export type ParameterVoiceIdPath = components['parameters']['VoiceIdPath'];
 export type RequestBodySynthesis = components['requestBodies']['Synthesis'];
+export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderAudioSampleRate = components['headers']['AudioSampleRate'];
 export type HeaderAudioChannels = components['headers']['AudioChannels'];
 export type HeaderAudioBitDepth = components['headers']['AudioBitDepth'];
@@ -492,6 +498,7 @@ export interface operations {
             /** @description Upload limit reached - 30 uploads per user per hour (§7.1, §8). */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -3,7 +3,8 @@
  * on SIGTERM writes the reports, prints a summary and exits 1 when a must-rule was violated, else 0.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vk-proxy-cli-'));
   // Clean but for one thing: a request without a key is answered 200 on /v1/voice/list?deviant.
   up = await upstream((req, _body, res) => {
-    if (!req.headers['x-api-key'] && !req.url?.includes('deviant')) return sendJson(res, 401, envelope(401, 10003));
+    if (!req.headers['x-api-key'] && !req.url?.includes('deviant'))
+      return sendJson(res, 401, envelope(401, 10003));
     sendJson(res, 200, envelope(200, 0, { list: [], has_more: false, total: 0, remainingFreeCloneCount: 1 }));
   });
 });
@@ -27,8 +29,23 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function session(paths: string[], reportDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'proxy', '--upstream', up.url, '--port', '0', '--report-dir', reportDir], { cwd: root });
+async function session(paths: string[], reportDir: string, beforeStop?: () => Promise<void>) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'cli/bin.ts',
+      'proxy',
+      '--upstream',
+      up.url,
+      '--port',
+      '0',
+      '--report-dir',
+      reportDir,
+    ],
+    { cwd: root },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => {
@@ -41,15 +58,31 @@ async function session(paths: string[], reportDir: string) {
   await expect.poll(() => stdout, { timeout: 15_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
   const url = /listening on (http:\/\/\S+),/.exec(stdout)?.[1];
   for (const path of paths) await (await fetch(`${url}${path}`)).arrayBuffer();
+  await beforeStop?.();
   child.kill('SIGTERM');
   return { code: await exited, stdout, stderr };
+}
+
+/** A proxy that must not start: its exit code and stderr. */
+async function refused(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'proxy', ...args], { cwd: root });
+  let stderr = '';
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  return { code, stderr };
 }
 
 describe('voice-kit proxy', () => {
   it('exits 1 on SIGTERM after a must violation, having printed it and written the reports', async () => {
     const reportDir = join(dir, 'deviant');
     const { code, stdout, stderr } = await session(['/v1/voice/list', '/v1/voice/list?deviant'], reportDir);
-    expect(stderr).toMatch(/violation \[must\] auth\.missing-key §5\.1, §5\.5 GET \/v1\/voice\/list \(listVoices, exchange 2\)/);
+    expect(stderr).toMatch(
+      /violation \[must\] auth\.missing-key §5\.1, §5\.5 GET \/v1\/voice\/list \(listVoices, exchange 2\)/,
+    );
     expect(stdout).toMatch(/2 exchanges, 1 violation \(1 must, 0 should\).*FAIL/);
     expect(code).toBe(1);
     const report = JSON.parse(await readFile(join(reportDir, 'proxy.json'), 'utf8')) as ProxyReport;
@@ -61,6 +94,83 @@ describe('voice-kit proxy', () => {
     const { code, stdout } = await session(['/v1/voice/list'], join(dir, 'clean'));
     expect(stdout).toMatch(/1 exchange, 0 violations.*PASS/);
     expect(code).toBe(0);
+  });
+
+  it('refuses a report folder it cannot write at start, in one line, with exit 2 (it used to spin forever at the end)', async () => {
+    for (const reportDir of ['/proc/nope', join(dir, 'deviant', 'proxy.json')]) {
+      const { code, stderr } = await refused([
+        '--upstream',
+        up.url,
+        '--port',
+        '0',
+        '--report-dir',
+        reportDir,
+      ]);
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^voice-kit proxy: the report folder .* cannot be written: (ENOENT|ENOTDIR)$/),
+      ]);
+    }
+  });
+
+  it('exits 3 with one line, no stack trace, when the reports cannot be written at the end', async () => {
+    const reportDir = join(dir, 'vanishing');
+    const { code, stdout, stderr } = await session(['/v1/voice/list'], reportDir, async () => {
+      // The folder was fine at start; a file takes its place before the end.
+      await rm(reportDir, { recursive: true });
+      await writeFile(reportDir, 'x');
+    });
+    expect(code).toBe(3);
+    expect(stdout).toMatch(/1 exchange, 0 violations.*PASS/);
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^voice-kit proxy: could not write the reports in .*vanishing \((EEXIST|ENOTDIR)\)$/,
+      ),
+    ]);
+  });
+
+  it('a second signal while it waits for an exchange in flight exits at once, with 3', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'cli/bin.ts',
+        'proxy',
+        '--upstream',
+        up.url,
+        '--port',
+        '0',
+        '--report-dir',
+        join(dir, 'twice'),
+      ],
+      { cwd: root },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => {
+      stdout += c;
+    });
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await expect.poll(() => stdout, { timeout: 15_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1]);
+    // A request whose body never ends keeps the proxy's close waiting for its grace second.
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write('POST /v1/voice/save HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{'),
+    );
+    socket.on('error', () => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+    const started = performance.now();
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(3);
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(stderr).toContain('stopped again before the reports were written');
+    socket.destroy();
   });
 
   it('refuses a missing --upstream with exit 2', async () => {

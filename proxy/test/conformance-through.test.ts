@@ -35,7 +35,9 @@ afterAll(() => mock.close());
 
 describe('the conformance suite through the proxy to the mock', () => {
   it('passes as it does directly', () => {
-    expect(run.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error').map((r) => r.id)).toEqual([]);
+    expect(run.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error').map((r) => r.id)).toEqual(
+      [],
+    );
     expect(run.counts.pass).toBeGreaterThan(80);
   });
 
@@ -44,7 +46,9 @@ describe('the conformance suite through the proxy to the mock', () => {
     expect(report.ok).toBe(true);
     expect(report.counts.exchanges).toBeGreaterThan(300);
     // Judged, not waved through: most exchanges route to an operation and carry an answer.
-    const judged = report.exchanges.filter((e) => e.operationId !== null && e.status !== null && e.aborted === null);
+    const judged = report.exchanges.filter(
+      (e) => e.operationId !== null && e.status !== null && e.aborted === null,
+    );
     expect(judged.length).toBeGreaterThan(report.counts.exchanges * 0.9);
     expect(new Set(judged.map((e) => e.operationId)).size).toBe(6);
     // The suite's deliberately bad requests are reported on their exchanges, not as violations.

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer, startProxy as startFromNode } from '../../entries/node.js';
+import { type MockServer, startProxy as startFromNode, startMockServer } from '../../entries/node.js';
 import { type ProxyServer, startProxy } from '../index.js';
 import type { ProxyReport } from '../types.js';
 import { upstream, wav } from './upstreams.js';
@@ -41,7 +41,13 @@ const synth = (format: string, extra: Record<string, string> = {}) => ({
 async function answer(base: string, path: string, init: RequestInit) {
   const res = await fetch(base + path, init);
   const body = new Uint8Array(await res.arrayBuffer());
-  return { status: res.status, type: res.headers.get('content-type'), length: res.headers.get('content-length'), sha: sha(body), bytes: body.length };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    length: res.headers.get('content-length'),
+    sha: sha(body),
+    bytes: body.length,
+  };
 }
 
 /** ms from sending to the first body chunk, and to the end, of a streamed answer. */
@@ -77,7 +83,11 @@ describe('the proxy in front of the kit’s mock', () => {
     const form = new FormData();
     form.set('scene', 'audio');
     form.set('file', new Blob([file]), 'take one.wav');
-    const res = await fetch(`${proxy.url}/v1/files/upload`, { method: 'POST', headers: { 'X-API-Key': 'mock-key' }, body: form });
+    const res = await fetch(`${proxy.url}/v1/files/upload`, {
+      method: 'POST',
+      headers: { 'X-API-Key': 'mock-key' },
+      body: form,
+    });
     const json = (await res.json()) as { data: { size: number; file_name: string } };
     expect(res.status).toBe(200);
     expect(json.data).toMatchObject({ size: file.length, file_name: 'take one.wav' });
@@ -141,22 +151,35 @@ describe('the proxy in front of the kit’s mock', () => {
     const problems = report.exchanges.flatMap((e) => e.requestProblems);
     expect(problems).toContain('the multipart form does not parse: text after a boundary');
     expect(problems.some((p) => p.includes('not multipart/form-data with a boundary'))).toBe(true);
-    expect(report.exchanges.flatMap((e) => e.notes)).toContain('the request target "//[" is not a URL: not judged');
+    expect(report.exchanges.flatMap((e) => e.notes)).toContain(
+      'the request target "//[" is not a URL: not judged',
+    );
     expect(report.violations).toEqual([]);
   });
 
   it('writes proxy.json, proxy.junit.xml and proxy.md when it stops', async () => {
     // As a user starts it: from voice-kit/node.
     const other = await startFromNode({ upstream: mock.url, port: 0, reportDir });
-    const res = await fetch(`${other.url}/v1/voice/list?page_size=3`, { headers: { 'X-API-Key': 'mock-key' } });
+    const res = await fetch(`${other.url}/v1/voice/list?page_size=3`, {
+      headers: { 'X-API-Key': 'mock-key' },
+    });
     await res.arrayBuffer();
     const { report, files } = await other.close();
-    expect(files.map((f) => f.slice(reportDir.length + 1))).toEqual(['proxy.json', 'proxy.junit.xml', 'proxy.md']);
+    expect(files.map((f) => f.slice(reportDir.length + 1))).toEqual([
+      'proxy.json',
+      'proxy.junit.xml',
+      'proxy.md',
+    ]);
     const json = JSON.parse(await readFile(join(reportDir, 'proxy.json'), 'utf8')) as ProxyReport;
     expect(json.counts).toEqual(report.counts);
     expect(json.ok).toBe(true);
     expect(json.exchanges).toHaveLength(1);
-    expect(json.exchanges[0]).toMatchObject({ method: 'GET', path: '/v1/voice/list?page_size=3', operationId: 'listVoices', status: 200 });
+    expect(json.exchanges[0]).toMatchObject({
+      method: 'GET',
+      path: '/v1/voice/list?page_size=3',
+      operationId: 'listVoices',
+      status: 200,
+    });
     expect(json.violations).toEqual([]);
     const xml = await readFile(join(reportDir, 'proxy.junit.xml'), 'utf8');
     expect(xml).toMatch(/<testsuites name="voice-kit proxy" tests="\d+" failures="0"/);
@@ -177,8 +200,13 @@ describe('the HAR of a session', () => {
     });
     await (await fetch(`${p.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } })).arrayBuffer();
     await p.close();
-    const har = JSON.parse(await readFile(file, 'utf8')) as { log: { entries: { request: { url: string } }[] } };
-    expect(har.log.entries.map((e) => e.request.url)).toEqual([`${mock.url}//[`, `${mock.url}/v1/voice/list`]);
+    const har = JSON.parse(await readFile(file, 'utf8')) as {
+      log: { entries: { request: { url: string } }[] };
+    };
+    expect(har.log.entries.map((e) => e.request.url)).toEqual([
+      `${mock.url}//[`,
+      `${mock.url}/v1/voice/list`,
+    ]);
   });
 
   it('holds every exchange; audio and uploads are side files with the very bytes, JSON is inline', async () => {
@@ -189,23 +217,54 @@ describe('the HAR of a session', () => {
     const form = new FormData();
     form.set('scene', 'audio');
     form.set('file', new Blob([new Uint8Array(40_000).fill(9)]), 'a.wav');
-    await (await fetch(`${p.url}/v1/files/upload`, { method: 'POST', headers: { 'X-API-Key': 'mock-key' }, body: form })).arrayBuffer();
-    const list = await (await fetch(`${p.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } })).text();
+    await (
+      await fetch(`${p.url}/v1/files/upload`, {
+        method: 'POST',
+        headers: { 'X-API-Key': 'mock-key' },
+        body: form,
+      })
+    ).arrayBuffer();
+    const list = await (
+      await fetch(`${p.url}/v1/voice/list`, { headers: { 'X-API-Key': 'mock-key' } })
+    ).text();
     const { files } = await p.close();
     expect(files).toEqual([file]);
     const har = JSON.parse(await readFile(file, 'utf8')) as {
-      log: { version: string; entries: { request: { method: string; url: string; postData?: { _file?: string; size: number } }; response: { status: number; content: { text?: string; _file?: string; size: number; mimeType: string } }; _exchange: number }[] };
+      log: {
+        version: string;
+        entries: {
+          request: { method: string; url: string; postData?: { _file?: string; size: number } };
+          response: {
+            status: number;
+            content: { text?: string; _file?: string; size: number; mimeType: string };
+          };
+          _exchange: number;
+        }[];
+      };
     };
     expect(har.log.version).toBe('1.2');
     const [synthesis, upload, listing] = har.log.entries;
-    expect(har.log.entries.map((e) => [e.request.method, new URL(e.request.url).pathname, e.response.status, e._exchange])).toEqual([
+    expect(
+      har.log.entries.map((e) => [
+        e.request.method,
+        new URL(e.request.url).pathname,
+        e.response.status,
+        e._exchange,
+      ]),
+    ).toEqual([
       ['POST', '/v1/text-to-speech', 200, 1],
       ['POST', '/v1/files/upload', 200, 2],
       ['GET', '/v1/voice/list', 200, 3],
     ]);
-    expect(synthesis?.response.content).toMatchObject({ mimeType: 'audio/wav', size: wavBytes.length, _file: 'session.har.bodies/1-response.wav' });
+    expect(synthesis?.response.content).toMatchObject({
+      mimeType: 'audio/wav',
+      size: wavBytes.length,
+      _file: 'session.har.bodies/1-response.wav',
+    });
     expect(synthesis?.response.content.text).toBeUndefined();
-    await expect.poll(async () => sha(await readFile(join(reportDir, synthesis?.response.content._file ?? '')))).toBe(sha(wavBytes));
+    await expect
+      .poll(async () => sha(await readFile(join(reportDir, synthesis?.response.content._file ?? ''))))
+      .toBe(sha(wavBytes));
     expect(upload?.request.postData?._file).toBe('session.har.bodies/2-request.multipart');
     expect(upload?.request.postData?.size).toBeGreaterThan(40_000);
     expect(listing?.response.content.text).toBe(list);
@@ -219,20 +278,29 @@ describe('the proxy as a pipe', () => {
     const up = await upstream((req, _body, res) => {
       seenHost = req.headers.host;
       seenHop = req.headers['x-hop'] as string | undefined;
-      res.writeHead(200, [
-        ['Content-Type', 'application/json'],
-        ['Set-Cookie', 'a=1'],
-        ['Set-Cookie', 'b=2'],
-        ['Connection', 'X-Up-Hop'],
-        ['X-Up-Hop', '1'],
-        ['X-Kept', 'yes'],
-      ].flat());
-      res.end('{"error_code":0,"error_message":"","succeed":true,"data":{"list":[],"has_more":false,"total":0,"remainingFreeCloneCount":0}}');
+      res.writeHead(
+        200,
+        [
+          ['Content-Type', 'application/json'],
+          ['Set-Cookie', 'a=1'],
+          ['Set-Cookie', 'b=2'],
+          ['Connection', 'X-Up-Hop'],
+          ['X-Up-Hop', '1'],
+          ['X-Kept', 'yes'],
+        ].flat(),
+      );
+      res.end(
+        '{"error_code":0,"error_message":"","succeed":true,"data":{"list":[],"has_more":false,"total":0,"remainingFreeCloneCount":0}}',
+      );
     });
     const p = await startProxy({ upstream: up.url, port: 0 });
     try {
       const res = await new Promise<http.IncomingMessage>((resolve) =>
-        http.get(`${p.url}/v1/voice/list`, { headers: { 'X-API-Key': 'k', Connection: 'X-Hop', 'X-Hop': '1' } }, resolve),
+        http.get(
+          `${p.url}/v1/voice/list`,
+          { headers: { 'X-API-Key': 'k', Connection: 'X-Hop', 'X-Hop': '1' } },
+          resolve,
+        ),
       );
       res.resume();
       expect(res.headers['set-cookie']).toEqual(['a=1', 'b=2']);
@@ -260,7 +328,10 @@ describe('the proxy as a pipe', () => {
     const p = await startProxy({ upstream: up.url, port: 0 });
     try {
       const controller = new AbortController();
-      const res = await fetch(`${p.url}/v1/text-to-speech/stream`, { ...synth('wav'), signal: controller.signal });
+      const res = await fetch(`${p.url}/v1/text-to-speech/stream`, {
+        ...synth('wav'),
+        signal: controller.signal,
+      });
       await (res.body as ReadableStream).getReader().read();
       controller.abort();
       await expect.poll(() => upstreamClosed, { timeout: 2000 }).toBe(true);

@@ -38,7 +38,12 @@ export const envelope = (status: number, code: number, data: unknown = null) =>
     data,
   });
 
-export function sendJson(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(text);
 }

@@ -225,11 +225,44 @@ async function latencyOf(
 }
 
 /**
- * Time to first audio byte and total time for a 5,000-character stream: the mock (the same text each
- * time, then a new text each time), then via Prism's proxy.
+ * The first stream each of `mocks` fresh mocks answers, one stream each, sent by a client started once
+ * the mock answers its first list (as a client of `voice-kit mock` comes along after it is ready).
  */
-export async function streamLatency(requests: number, proxyRequests: number): Promise<LatencySummary[]> {
+async function firstStreams(text: string, mocks: number): Promise<LatencySummary> {
+  const timings: StreamTiming[] = [];
+  for (let i = 0; i < mocks; i += 1) {
+    const mock = await spawnMock();
+    try {
+      timings.push(...(await timedStreams(mock.url, text, 0, 1, false)));
+    } finally {
+      await mock.stop();
+    }
+  }
+  const first = timings.map((t) => t.firstByteMs);
+  const total = timings.map((t) => t.totalMs);
+  return {
+    server: 'mock, its first stream',
+    requests: mocks,
+    firstByteP50Ms: percentile(first, 50),
+    firstByteP99Ms: percentile(first, 99),
+    totalP50Ms: percentile(total, 50),
+    totalP99Ms: percentile(total, 99),
+    chunked: timings.every((t) => t.chunked),
+    bytes: timings[0]?.bytes ?? 0,
+  };
+}
+
+/**
+ * Time to first audio byte and total time for a 5,000-character stream: the mock (the same text each
+ * time, then a new text each time), the first stream of fresh mocks, then via Prism's proxy.
+ */
+export async function streamLatency(
+  requests: number,
+  proxyRequests: number,
+  freshMocks = 5,
+): Promise<LatencySummary[]> {
   const text = 'Hello there, this is a streaming benchmark. '.repeat(200).slice(0, 5000);
+  const cold = await firstStreams(text, freshMocks);
   const mock = await spawnMock();
   let proxy: Spawned | undefined;
   try {
@@ -239,7 +272,7 @@ export async function streamLatency(requests: number, proxyRequests: number): Pr
     const fresh = await latencyOf('mock, new texts', mock.url, text, 3, requests, true);
     proxy = await spawnPrismProxy(mock.url);
     const viaPrism = await latencyOf('mock via prism proxy', proxy.url, text, 1, proxyRequests);
-    return [direct, fresh, viaPrism];
+    return [direct, fresh, cold, viaPrism];
   } finally {
     await Promise.all([mock.stop(), proxy?.stop()]);
   }

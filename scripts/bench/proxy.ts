@@ -1,26 +1,43 @@
 /**
  * The `proxy` section: what `voice-kit proxy` adds to an exchange, against a direct connection and
  * against Prism's proxy in the same run; the time to the first byte of a real-time paced stream
- * through it; and its RSS growth while a 200 MB upload streams through it to an upstream that reads
- * it all.
+ * through it; its RSS growth while a 200 MB upload streams through it to an upstream that reads
+ * it all; and its RSS growth with 1,000 exchanges in flight, each holding a 2 MiB JSON body (the
+ * clients' or the upstream's, red-team D9), which the one in-flight budget bounds.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { defaultJudgeBytes } from '../../proxy/judge-budget.js';
+import { heldLoad, warmUp } from '../../proxy/test/held-bodies.js';
 import { apiKey, spawnMock, spawnPrismProxy } from './http-bench.js';
 import { freePort, memoryOf, resetPeak, type Spawned, spawnServer } from './servers.js';
 import { percentile } from './stream.js';
 import { streamUpload } from './upload.js';
 
 /** Spawns the built `voice-kit proxy` in front of `upstream`, reports into a temporary folder. */
-async function spawnVoiceKitProxy(upstream: string, reportDir: string): Promise<Spawned> {
+async function spawnVoiceKitProxy(
+  upstream: string,
+  reportDir: string,
+  extra: readonly string[] = [],
+): Promise<Spawned> {
   const port = await freePort();
   return spawnServer(
     'voice-kit proxy',
     process.execPath,
-    ['dist/cli/bin.js', 'proxy', '--upstream', upstream, '--port', String(port), '--report-dir', reportDir],
+    [
+      'dist/cli/bin.js',
+      'proxy',
+      '--upstream',
+      upstream,
+      '--port',
+      String(port),
+      '--report-dir',
+      reportDir,
+      ...extra,
+    ],
     `http://127.0.0.1:${port}`,
     { path: '/v1/voice/list', headers: { 'x-api-key': apiKey } },
   );
@@ -100,6 +117,52 @@ async function sinkUpstream(): Promise<{ url: string; close(): Promise<void> }> 
   };
 }
 
+export interface InFlightRow {
+  /** Whose bodies are held: the clients' requests or the upstream's answers. */
+  readonly side: 'request' | 'answer';
+  /** The proxy's --max-judge-bytes (a huge one: as good as none, the old behaviour). */
+  readonly budgetBytes: number;
+  readonly exchanges: number;
+  readonly ms: number;
+  readonly rssBeforeMiB: number;
+  readonly peakGrowthMB: number;
+}
+
+/**
+ * `clients` exchanges through a fresh proxy with `--max-judge-bytes budget`, each holding a JSON body
+ * of 2 MiB − 200 B on `side` until all are in flight: the proxy's RSS before and its peak growth.
+ */
+async function inFlight(
+  side: 'request' | 'answer',
+  budgetBytes: number,
+  clients: number,
+  reportDir: string,
+): Promise<InFlightRow> {
+  const load = await heldLoad(clients, 2 * 1024 * 1024 - 200, side);
+  let proxy: Spawned | undefined;
+  try {
+    proxy = await spawnVoiceKitProxy(load.url, reportDir, ['--max-judge-bytes', String(budgetBytes)]);
+    const pid = proxy.child.pid as number;
+    await warmUp(proxy.url);
+    const before = memoryOf(pid).rss;
+    resetPeak(pid);
+    const started = performance.now();
+    await load.run(proxy.url);
+    const ms = performance.now() - started;
+    return {
+      side,
+      budgetBytes,
+      exchanges: clients,
+      ms,
+      rssBeforeMiB: before / 2 ** 20,
+      peakGrowthMB: (memoryOf(pid).peak - before) / 1e6,
+    };
+  } finally {
+    await proxy?.stop();
+    await load.close();
+  }
+}
+
 export interface LatencyRow {
   readonly path: string;
   readonly requests: number;
@@ -124,6 +187,8 @@ export interface ProxyBench {
     readonly rssBeforeMiB: number;
     readonly peakGrowthMB: number;
   };
+  /** 1,000 exchanges in flight at once, each with a 2 MiB JSON body, with the budget and without. */
+  readonly inFlight: readonly InFlightRow[];
   /** Violations the proxy reported over the whole section (the mock is clean: 0 expected). */
   readonly exitCode: number | null;
 }
@@ -132,7 +197,12 @@ export interface ProxyBench {
  * Runs the section: `requests` timed list requests per path (after 200 untimed ones), interleaved in
  * `rounds`; `uploadBytes` streamed through the proxy.
  */
-export async function proxyBench(requests: number, rounds: number, uploadBytes: number): Promise<ProxyBench> {
+export async function proxyBench(
+  requests: number,
+  rounds: number,
+  uploadBytes: number,
+  inFlightClients = 1000,
+): Promise<ProxyBench> {
   const reportDir = mkdtempSync(join(tmpdir(), 'vk-bench-proxy-'));
   const mock = await spawnMock();
   let ours: Spawned | undefined;
@@ -180,9 +250,16 @@ export async function proxyBench(requests: number, rounds: number, uploadBytes: 
       rssBeforeMiB: before / 2 ** 20,
       peakGrowthMB: (peak - before) / 1e6,
     };
+    // The in-flight budget, side by side: the default 8 MiB, and one too large to bind (as before it).
+    const inFlightRows: InFlightRow[] = [];
+    for (const side of ['request', 'answer'] as const)
+      for (const budget of [defaultJudgeBytes, 2 ** 50])
+        inFlightRows.push(
+          await inFlight(side, budget, inFlightClients, join(reportDir, `in-flight-${side}-${budget}`)),
+        );
     const exited = new Promise<number | null>((resolve) => ours?.child.once('exit', resolve));
     await ours.stop();
-    return { latency, paced, upload, exitCode: await exited };
+    return { latency, paced, upload, inFlight: inFlightRows, exitCode: await exited };
   } finally {
     await Promise.all([mock.stop(), ours?.stop(), prism?.stop(), sinkProxy?.stop(), sink.close()]);
     rmSync(reportDir, { recursive: true, force: true });

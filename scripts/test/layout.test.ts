@@ -10,6 +10,7 @@ import { circles, type SourceFile, sourceFiles, under } from '../import-graph.js
 const root = join(import.meta.dirname, '..', '..');
 const files = sourceFiles(root, [
   'openapi',
+  'judge',
   'common',
   'mocks',
   'conformance',
@@ -23,24 +24,25 @@ const isTest = (file: SourceFile) => file.path.endsWith('.test.ts') || file.path
 /** What each folder may import of the repository, besides itself; the most specific rule wins. */
 const mayImport: Record<string, readonly string[]> = {
   'openapi/': [],
+  // The one judge of exchanges, requests and sessions: the suite, the proxy and the mock share it.
+  'judge/': ['openapi/', 'audio/containers/', 'common/'],
   // Small helpers any room may use; they use nothing of the repository.
   'common/': [],
-  'mocks/config/': ['openapi/'],
+  'mocks/config/': ['openapi/', 'common/'],
   'audio/types.ts': ['openapi/'],
   'audio/index.ts': ['audio/'],
   'audio/containers/': ['audio/types.ts'],
   'audio/synthesis/': ['audio/types.ts', 'openapi/'],
   'audio/analysis/': ['audio/containers/', 'audio/types.ts', 'openapi/'],
-  'mocks/core/': ['audio/', 'mocks/config/', 'openapi/'],
+  'mocks/core/': ['audio/', 'mocks/config/', 'openapi/', 'judge/'],
   'mocks/index.ts': ['mocks/core/', 'mocks/config/'],
   'mocks/msw.ts': ['mocks/core/'],
   'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/', 'common/'],
   // The page at /__mock/: browser code that reads the control API's JSON like any script.
   'mocks/dashboard/': [],
   'conformance/types.ts': [],
-  'conformance/checks/': ['openapi/'],
-  'conformance/toolkit/': ['conformance/types.ts', 'conformance/checks/', 'openapi/'],
-  'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'conformance/checks/', 'openapi/'],
+  'conformance/toolkit/': ['conformance/types.ts', 'judge/', 'openapi/'],
+  'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'judge/', 'openapi/'],
   'conformance/reporters/': ['conformance/types.ts', 'openapi/generated/', 'common/xml-escape.ts'],
   'conformance/setup/': [
     'conformance/types.ts',
@@ -63,20 +65,24 @@ const mayImport: Record<string, readonly string[]> = {
   // voice-kit/node re-exports the mock's Node server and the proxy, living inside neither.
   'entries/': ['mocks/node/', 'proxy/'],
   'cli/': ['conformance/', 'mocks/', 'proxy/', 'common/'],
-  'proxy/': [
+  'proxy/': ['openapi/', 'common/', 'audio/containers/', 'judge/'],
+  'scripts/': [
     'openapi/',
+    'judge/',
+    'audio/',
     'common/',
-    'audio/containers/',
-    'conformance/checks/envelope.ts',
-    'conformance/checks/schema.ts',
-    'conformance/checks/documented-pairs.ts',
+    'mocks/',
+    'conformance/',
+    'fixtures/',
+    'cli/',
+    'proxy/',
   ],
-  'scripts/': ['openapi/', 'audio/', 'common/', 'mocks/', 'conformance/', 'fixtures/', 'cli/', 'proxy/'],
 };
 
 /** What `voice-kit` and `voice-kit/msw` load: web platform only (mocks/core/tsconfig.json checks the types). */
 const platformFree = [
   'openapi/',
+  'judge/',
   'common/did-you-mean.ts',
   'common/xml-escape.ts',
   'mocks/config/',

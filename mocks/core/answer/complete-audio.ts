@@ -37,10 +37,10 @@ export async function completeAudio(
   const { mediaType, sampleRate, channels, bitDepth, byteLength } = synthesis;
   const meta = { mediaType, sampleRate, channels, bitDepth };
   if (byteLength === undefined) {
-    const bytes = await collectAudio(synthesis, deps.sleep, signal);
+    const bytes = await collectAudio(synthesis, deps.turns, signal);
     return bytes && cache.set(key, { meta, bytes });
   }
-  const source = completeChunks(synthesis, byteLength, deps.sleep);
+  const source = completeChunks(synthesis, byteLength, deps.turns);
   if (!cache.keeps(byteLength)) return { meta, byteLength, source };
   return {
     meta,

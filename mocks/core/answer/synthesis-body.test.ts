@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SynthesisStream } from '../../../audio/types.js';
 import type { ChunkSource } from './answer.js';
+import { FairTurns } from './fair-turns.js';
 import { completeChunks } from './synthesis-body.js';
 
 /** A synthesis of `count` chunks of 10 bytes each, that says whether its generator was closed. */
-function fakeSynthesis(format: 'wav' | 'mp3', count: number) {
+function fakeSynthesis(format: 'wav' | 'mp3', count: number, clock = { ms: 0 }, chunkMs = 0) {
   const seen = { made: 0, closed: false };
   const synthesis: SynthesisStream = {
     format,
@@ -18,6 +19,7 @@ function fakeSynthesis(format: 'wav' | 'mp3', count: number) {
       try {
         for (let i = 0; i < count; i++) {
           seen.made += 1;
+          clock.ms += chunkMs;
           yield new Uint8Array(10).fill(i);
         }
       } finally {
@@ -40,16 +42,33 @@ async function drain(source: ChunkSource): Promise<{ bytes: number; chunks: numb
   }
 }
 
+/** Fair turns whose clock the fake synthesis moves, with every yield recorded. */
+function observedTurns() {
+  const clock = { ms: 0 };
+  const sleeps: number[] = [];
+  const turns = new FairTurns(
+    (ms) => {
+      sleeps.push(ms);
+      return new Promise((resolve) => setImmediate(resolve));
+    },
+    { sliceMs: 1, now: () => clock.ms },
+  );
+  return { clock, sleeps, turns };
+}
+
 describe('completeChunks: the chunks of a complete answer', () => {
   it.each([
-    ['wav', 120, 'every 50 chunks', 2],
-    ['mp3', 7, 'after every chunk', 7],
+    // 0.3 ms a chunk: four to a 1 ms slice (1.2 ms), four slices to a 4 ms turn; the first chunk at
+    // once, then 119 chunks (35.7 ms of work) in 8 turns of up to 4.8 ms.
+    ['wav', 120, 0.3, 'once per turn of ~4 ms of work', 8],
+    // 4 ms a chunk: each is a turn of its own.
+    ['mp3', 7, 4, 'after every chunk', 7],
   ] as const)(
     '%s: every chunk once, unpaced, with a zero-delay yield %s',
-    async (format, count, _every, yields) => {
-      const { synthesis } = fakeSynthesis(format, count);
-      const sleeps: number[] = [];
-      const source = completeChunks(synthesis, count * 10, async (ms) => void sleeps.push(ms));
+    async (format, count, chunkMs, _every, yields) => {
+      const { clock, sleeps, turns } = observedTurns();
+      const { synthesis } = fakeSynthesis(format, count, clock, chunkMs);
+      const source = completeChunks(synthesis, count * 10, turns);
       expect(await drain(source)).toEqual({ bytes: count * 10, chunks: count });
       expect(sleeps).toEqual(Array(yields).fill(0));
     },
@@ -57,7 +76,7 @@ describe('completeChunks: the chunks of a complete answer', () => {
 
   it('renders only what is pulled, and closes the synthesis when the reader goes away', async () => {
     const { synthesis, seen } = fakeSynthesis('wav', 100);
-    const source = completeChunks(synthesis, 1000, async () => {});
+    const source = completeChunks(synthesis, 1000, observedTurns().turns);
     await source.pull();
     await source.pull();
     source.cancel();
@@ -71,7 +90,7 @@ describe('completeChunks: the chunks of a complete answer', () => {
     'a body of %s bytes than announced errors before it contradicts its length',
     async (_name, announced, message) => {
       const { synthesis, seen } = fakeSynthesis('wav', 100);
-      const source = completeChunks(synthesis, announced, async () => {});
+      const source = completeChunks(synthesis, announced, observedTurns().turns);
       let sent = 0;
       const body = async () => {
         for (let chunk = await source.pull(); chunk; chunk = await source.pull()) sent += chunk.byteLength;

@@ -2,6 +2,7 @@ import type { SynthesisStream } from '../../../audio/types.js';
 import type { ServiceDeps } from '../context.js';
 import { concat } from '../platform/storage.js';
 import type { ChunkSource } from './answer.js';
+import type { FairTurns, Slice } from './fair-turns.js';
 
 /** How the audio of one answer is paced: a wait before the first chunk, and real-time pacing after it. */
 export interface Pacing {
@@ -12,67 +13,72 @@ export interface Pacing {
 
 /**
  * The chunks of a streamed synthesis, made one at a time as they are pulled (a chunk is rendered only
- * when the reader asks for it); rendering stops when the reader cancels (the client went away).
+ * when the reader asks for it); rendering stops when the reader cancels (the client went away). Each
+ * chunk is made in this stream's fair turns (fair-turns.ts), the first before those of streams
+ * already sounding, so that many streams at once take turns instead of each waiting for the ones
+ * before it to end.
  *
  * @example
- * new StreamAnswer(200, audioChunks(synthesis, pacing, deps.sleep), { 'Content-Type': 'audio/wav' });
+ * new StreamAnswer(200, audioChunks(synthesis, pacing, deps), { 'Content-Type': 'audio/wav' });
  */
 export function audioChunks(
   synthesis: SynthesisStream,
   pacing: Pacing,
-  sleep: ServiceDeps['sleep'],
+  deps: Pick<ServiceDeps, 'sleep' | 'turns'>,
+  /** This stream's share of the turns, when its first turn was taken already (before its sizing). */
+  begun?: Slice,
 ): ChunkSource {
   const chunks = synthesis.chunks();
-  const slow = synthesis.format === 'mp3';
+  const slice = begun ?? deps.turns.slice();
   let first = true;
   const next = (): Uint8Array | undefined => {
     const step = chunks.next();
-    return step.done ? undefined : step.value;
+    if (!step.done) return step.value;
+    slice.done();
+    return undefined;
   };
   return {
     pull() {
       const wait = first ? pacing.firstChunkDelayMs : pacing.realtime ? pacing.chunkMs : 0;
-      // mp3 rendering (lamejs, ~20× real time) is synchronous, and a reader that keeps up never lets
-      // the event loop in: a zero-delay sleep between its chunks lets other requests interleave. WAV
-      // and PCM render a chunk in ~0.1 ms; yielding there too kept hundreds of concurrent streams
-      // half-rendered at once (+380 MB RSS in the 200-stream bench), so they don't.
-      const waits = wait > 0 || (!first && slow);
+      const wasFirst = first;
       first = false;
-      return waits ? sleep(wait).then(next) : next();
+      // A paced chunk waits its time and is then made at once, as before: pacing is a wait, not work.
+      if (wait > 0) return deps.sleep(wait).then(next);
+      const due = wasFirst ? (begun ? undefined : slice.first()) : slice.due();
+      return due ? due.then(next) : next();
     },
     cancel() {
       chunks.return();
+      slice.done();
     },
   };
 }
 
-/** How often complete audio yields: after every mp3 chunk, every 50 WAV/PCM chunks (5 s of audio, ~5 ms of work). */
-const yieldEvery = (synthesis: SynthesisStream): number => (synthesis.format === 'mp3' ? 1 : 50);
-
 /**
  * The chunks of a complete answer (§4.5), rendered as they are pulled, exactly those of the stream of
- * the same synthesis, with no pacing: a zero-delay sleep after every mp3 chunk and every 50 WAV/PCM
- * chunks, so a long text (an mp3 of 3,000 characters encodes for seconds) never blocks other requests
- * while a reader keeps up. `byteLength` is the length its headers promise: a body that comes out
+ * the same synthesis, with no pacing, in the same fair turns as the streams (fair-turns.ts), so a long
+ * text (an mp3 of 3,000 characters encodes for seconds) never blocks other requests while a reader
+ * keeps up. `byteLength` is the length its headers promise: a body that comes out
  * another length errors (a cut connection) before it would contradict them, by a byte too many or at
  * an end too early. Rendering stops when the reader cancels (the client went away).
  *
  * @example
- * new StreamAnswer(200, completeChunks(synthesis, synthesis.byteLength, deps.sleep), headers);
+ * new StreamAnswer(200, completeChunks(synthesis, synthesis.byteLength, deps.turns), headers);
  */
 export function completeChunks(
   synthesis: SynthesisStream,
   byteLength: number,
-  sleep: ServiceDeps['sleep'],
+  turns: FairTurns,
 ): ChunkSource {
   const chunks = synthesis.chunks();
-  const every = yieldEvery(synthesis);
+  const slice = turns.slice();
   let count = 0;
   let sent = 0;
   let cancelled = false;
   const next = (): Uint8Array | undefined => {
     const step = chunks.next();
     if (step.done) {
+      slice.done();
       if (sent < byteLength && !cancelled)
         throw new Error(
           `complete audio: ${sent} bytes rendered, ${byteLength} announced (a bug of the mock)`,
@@ -82,6 +88,7 @@ export function completeChunks(
     sent += step.value.byteLength;
     if (sent > byteLength) {
       chunks.return();
+      slice.done();
       throw new Error(
         `complete audio: over ${byteLength} bytes rendered, ${byteLength} announced (a bug of the mock)`,
       );
@@ -91,37 +98,44 @@ export function completeChunks(
   };
   return {
     pull() {
-      return count > 0 && count % every === 0 ? sleep(0).then(next) : next();
+      const due = count > 0 ? slice.due() : slice.first();
+      return due ? due.then(next) : next();
     },
     cancel() {
       cancelled = true;
       chunks.return();
+      slice.done();
     },
   };
 }
 
 /**
  * The complete audio of a synthesis whose length is not known before it is rendered (an mp3 at a
- * rate whose frames differ in size, or an injected engine's), collected whole with the same yields as
- * completeChunks. Undefined when `signal` aborts first (the client went away): rendering stops there.
+ * rate whose frames differ in size, or an injected engine's), collected whole in the same fair turns
+ * as completeChunks. Undefined when `signal` aborts first (the client went away): rendering stops there.
  *
  * @example
- * const bytes = await collectAudio(synthesis, deps.sleep, request.signal);
+ * const bytes = await collectAudio(synthesis, deps.turns, request.signal);
  */
 export async function collectAudio(
   synthesis: SynthesisStream,
-  sleep: ServiceDeps['sleep'],
+  turns: FairTurns,
   signal?: AbortSignal,
 ): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const parts: Uint8Array[] = [];
-  const every = yieldEvery(synthesis);
-  let count = 0;
-  for (const chunk of synthesis.chunks()) {
-    parts.push(chunk);
-    count += 1;
-    if (count % every !== 0) continue;
-    await sleep(0);
+  const slice = turns.slice();
+  try {
+    await slice.first();
     if (signal?.aborted) return undefined;
+    for (const chunk of synthesis.chunks()) {
+      parts.push(chunk);
+      const due = slice.due();
+      if (!due) continue;
+      await due;
+      if (signal?.aborted) return undefined;
+    }
+  } finally {
+    slice.done();
   }
   return concat(parts);
 }

@@ -92,6 +92,7 @@ describe('the views the dashboard reads (a script can read them too)', () => {
         environment: 'staging',
         voiceId: 'mine',
         sourceUpload: objectKey,
+        source: 'upload',
         mediaType: 'audio/wav',
         voiceUrl: expect.stringMatching(
           /^http:\/\/mock\.test\/__mock\/voice-audio\/\w+\?expires=\d+&signature=/,

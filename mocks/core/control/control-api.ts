@@ -9,6 +9,7 @@ import { controlPrefix } from '../request/target.js';
 import type { MockSnapshot } from '../state/mock-state.js';
 import { rateResetChange } from '../state/persisted-rows.js';
 import { voiceAudioMediaTypes } from '../state/voices.js';
+import { handleJournal, journalIndex } from './journal.js';
 import { type PopulateOptions, type PopulateResult, populateProblem } from './populate.js';
 import { stateAnswer, stateVoicesAnswer } from './state-view.js';
 
@@ -82,8 +83,9 @@ export const controlIndex: readonly { method: string; path: string; does: string
   {
     method: 'GET',
     path: '/__mock/requests',
-    does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, the timing of streamed bodies, the JSON body of synthesis requests; ?after=N lists only requests numbered above N',
+    does: 'the recent request log, oldest first: seq, time, method, path, key (masked), operation, status, duration, error code and message of refusals, the timing of streamed bodies, the JSON body of synthesis requests, the query, the Prefer directives that forced the answer, its X-Mock-Warning and its contract verdict; ?after=N lists only requests numbered above N',
   },
+  ...journalIndex,
   {
     method: 'POST',
     path: '/__mock/requests/replay',
@@ -341,6 +343,8 @@ export async function handleControl(
   if (pathname.startsWith(voiceAudioPath) && request.method === 'GET') return voiceAudio(request, deps);
   // Own names only: `/__mock/constructor` or `/__mock/__proto__` is no control operation (404, not 405).
   const name = pathname.slice(controlPrefix.length);
+  const journal = handleJournal(request, deps, name);
+  if (journal) return journal;
   const route = Object.hasOwn(routes, name) ? routes[name] : undefined;
   const handler = route && Object.hasOwn(route, request.method) ? route[request.method] : undefined;
   if (handler) return handler(request, deps, controls);

@@ -25,6 +25,26 @@ const bytes = async (service: MockService, url: string) =>
   new Uint8Array(await (await service.fetch(new Request(url))).arrayBuffer());
 
 describe('POST /__mock/populate', () => {
+  it('labels its voices "populated" in GET /__mock/state (they have no upload and no URL)', async () => {
+    const service = createMockService({ seed: 5 });
+    await populate(service, { voices: 2, seed: 9 });
+    const view = await (await service.fetch(new Request(`${base}/__mock/state`))).json();
+    expect(view.data.voices.map((v: { source: string }) => v.source)).toEqual(['populated', 'populated']);
+    // A snapshot keeps the mark: restored, they are still "populated" (the snapshot schema takes it).
+    const snapshot = await (await service.fetch(new Request(`${base}/__mock/snapshot`))).text();
+    await service.fetch(new Request(`${base}/__mock/reset`, { method: 'POST' }));
+    const restored = await service.fetch(
+      new Request(`${base}/__mock/restore`, {
+        method: 'POST',
+        body: snapshot,
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    );
+    expect(restored.status).toBe(200);
+    const again = await (await service.fetch(new Request(`${base}/__mock/state`))).json();
+    expect(again.data.voices.map((v: { source: string }) => v.source)).toEqual(['populated', 'populated']);
+  });
+
   it('makes N voices with ids, spread creation times and playable, usable reference recordings', async () => {
     const service = createMockService({ seed: 5 });
     const answer = await populate(service, { voices: 30, seed: 9 });

@@ -148,6 +148,7 @@ export async function populateVoices(deps: ServiceDeps, options: PopulateOptions
         audioId,
         audioMediaType: 'audio/wav',
         ownsAudio: true,
+        populated: true,
         account: caller.account,
         profile,
       });

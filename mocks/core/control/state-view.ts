@@ -59,6 +59,8 @@ export async function voicesPart(deps: ServiceDeps, origin: string): Promise<Kep
         account: voice.account,
         // An upload's object key when the voice was made from one; null when ref_audio was a URL.
         sourceUpload: voice.ownsAudio ? null : voice.audioId,
+        // Where its recording came from, for people: an upload, a ref_audio URL, or POST /__mock/populate.
+        source: voice.populated ? 'populated' : voice.ownsAudio ? 'url' : 'upload',
         mediaType: voice.audioMediaType,
         voiceUrl: await signVoiceUrl(deps, origin, voice.ref, expires),
       };

@@ -108,7 +108,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
     const body = context.body as SynthesisBody;
     const checked = check(context, body);
     if ('kind' in checked) return checked;
-    const { config, audio, state, sleep } = context.deps;
+    const { config, audio, state } = context.deps;
     const request: SynthesisRequest = {
       text: body.generate_text,
       voice: checked.voice,
@@ -139,7 +139,17 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       const headers = { ...audioHeaders(complete.meta), 'Content-Length': String(complete.byteLength) };
       return new StreamAnswer(200, complete.source, headers);
     }
-    const synthesis = await audio.synthesize(request);
+    // A new stream waits its turn before its text is sized too (a 2,000-character text is counted
+    // before its first byte): 50 arriving at once were all sized before any of them sounded.
+    const slice = context.deps.turns.slice();
+    await slice.first();
+    let synthesis: Awaited<ReturnType<typeof audio.synthesize>>;
+    try {
+      synthesis = await audio.synthesize(request);
+    } catch (error) {
+      slice.done();
+      throw error;
+    }
     const headers = audioHeaders(synthesis);
     const { preferences } = context;
     const pacing = {
@@ -147,7 +157,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       realtime: preferences.realtime ?? config.streaming.realtime,
       chunkMs: config.streaming.chunkMs,
     };
-    return new StreamAnswer(200, audioChunks(synthesis, pacing, sleep), headers);
+    return new StreamAnswer(200, audioChunks(synthesis, pacing, context.deps, slice), headers);
   };
 }
 

@@ -2,6 +2,7 @@ import { upload } from '../../../openapi/contract.js';
 import { type Failure, fail, quoted } from '../answer/envelope.js';
 import type { CoreRequest } from '../context.js';
 import { concat, type Storage, type StorageWriter } from '../platform/storage.js';
+import { noteUpload, uploadHeadBytes } from '../state/exchange.js';
 import { boundaryOf, MultipartError, type PartHead, type PartSink, readMultipart } from './multipart.js';
 import { BodyStalled, drain, mediaType } from './request-body.js';
 
@@ -25,7 +26,14 @@ interface FormProgress {
   /** The storage refused the bytes (disk full, I/O error): 503, the service's fault, not the client's. */
   storageFailed?: string;
   writer?: StorageWriter;
+  /** The names of the form's parts, in order (the first `keptFields`), for the request journal. */
+  fields: string[];
+  /** The first bytes of the file, for the journal to tell its container. */
+  head?: Uint8Array;
 }
+
+/** How many part names the journal is told: a form of 10,000 parts must not be kept whole. */
+const keptFields = 16;
 
 /** The extension of a file name, lowercased, without the dot; '' when there is none. */
 export const extensionOf = (fileName: string): string => {
@@ -57,6 +65,7 @@ const ignored: PartSink = { data() {} };
 /** Where each part of an upload form goes: the one file into storage, the scene into the form. */
 function partSink(form: FormProgress, storage: Storage, id: string, maxBytes: number) {
   return (head: PartHead): PartSink => {
+    if (form.fields.length < keptFields) form.fields.push(head.name.slice(0, 256));
     if (head.filename === undefined) {
       if (head.name !== upload.sceneField || form.scene !== undefined) return ignored;
       const bytes: Uint8Array[] = [];
@@ -90,6 +99,7 @@ function partSink(form: FormProgress, storage: Storage, id: string, maxBytes: nu
     form.writer = writer;
     return {
       async data(chunk) {
+        form.head ??= chunk.slice(0, uploadHeadBytes);
         const room = maxBytes - form.size;
         form.size += chunk.byteLength;
         if (room < chunk.byteLength) {
@@ -134,7 +144,7 @@ export async function receiveUpload(
     await drain(request.body);
     return fail('invalidUpload', 'invalid multipart request: the Content-Type has no boundary');
   }
-  const form: FormProgress = { size: 0, extraFiles: 0, tooLarge: false };
+  const form: FormProgress = { size: 0, extraFiles: 0, tooLarge: false, fields: [] };
   try {
     await readMultipart(request.body, boundary, partSink(form, storage, id, maxBytes));
   } catch (error) {
@@ -146,6 +156,13 @@ export async function receiveUpload(
     // Past the size limit or after a parse error the rest is read and thrown away, never stored.
     await drain(request.body);
   }
+  noteUpload(request, {
+    fields: form.fields,
+    fileName: form.fileName ?? null,
+    fileBytes: form.size,
+    scene: form.scene ?? null,
+    head: form.head ?? null,
+  });
   const failure = judge(form, maxBytes) ?? (await stored(form));
   if (failure) await form.writer?.abort().catch(() => {});
   return failure ?? { fileName: form.fileName ?? '', size: form.size, scene: form.scene };

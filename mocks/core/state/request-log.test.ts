@@ -40,7 +40,19 @@ describe('RequestLog', () => {
     log.add(entry(9));
     const listed = log.list();
     (listed[0] as RequestLogEntry).status = 500;
-    expect(log.list()).toEqual([{ ...entry(9), seq: 4, stream: null, body: null }]);
+    const unjudged = { ok: true, problems: [], checked: 'nothing' };
+    expect(log.list()).toEqual([
+      {
+        ...entry(9),
+        seq: 4,
+        stream: null,
+        body: null,
+        query: '',
+        forced: [],
+        warnings: [],
+        verdict: unjudged,
+      },
+    ]);
     expect(log.position).toEqual({ lastSeq: 4, clears: 1, size: 1, capacity: 2 });
   });
 

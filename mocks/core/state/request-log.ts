@@ -1,4 +1,7 @@
 import type { OperationId } from '../../../openapi/contract.js';
+import { type KeptExchange, shortened } from './exchange.js';
+import { forcedBy, warningsOf } from './forced.js';
+import { type Verdict, verdictOf } from './verdict.js';
 
 /** How a streamed answer went out, as the adapter that wrote it measured it. */
 export interface StreamTiming {
@@ -37,6 +40,14 @@ export interface RequestLogEntry {
   stream: StreamTiming | null;
   /** The JSON body of a synthesis request (up to 4,096 characters), which POST /__mock/requests/replay sends again; else null. */
   body: string | null;
+  /** The URL's query with its `?` ('' without one), its first 2,048 characters: the path above has none. */
+  query: string;
+  /** The `Prefer` directives that made this answer (`code=503`, `latency=300`, `fault=reset`…); [] for a real one. */
+  forced: string[];
+  /** What the mock's `X-Mock-Warning` header said on this answer (the hints a person would miss). */
+  warnings: string[];
+  /** Whether the answer keeps the contract (verdict.ts), judged when the entry is first read; null until then. */
+  verdict: Verdict | null;
 }
 
 /** What sending a logged request again takes: its whole key (never listed) and its body. */
@@ -52,15 +63,6 @@ export const replayBodyMaxChars = 4096;
 
 /** The longest error message the log keeps: a message that echoes a 1 MiB voice_id must not be kept 200 times. */
 export const logMessageMaxChars = 1024;
-
-/**
- * `text` cut to `max` characters with an ellipsis, as a string of its own: a slice of a long string
- * keeps the whole of it alive, so 200 log entries that echo 16 KB paths kept 200 of those.
- */
-function shortened(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${Array.from(text.slice(0, max - 1)).join('')}…`;
-}
 
 /** The fields of a synthesis body (§2.4) a replay sends again; whatever else it held changed nothing. */
 const replayFields = ['generate_text', 'language', 'voice_id', 'speed', 'emotion_class', 'audio_format'];
@@ -81,7 +83,16 @@ function replayText(body: unknown): string | undefined {
 }
 
 /** What the service knows of a request when it logs it; the log numbers it. */
-export type NewRequestLogEntry = Omit<RequestLogEntry, 'seq' | 'stream' | 'body'>;
+export type NewRequestLogEntry = Omit<
+  RequestLogEntry,
+  'seq' | 'stream' | 'body' | 'query' | 'forced' | 'warnings' | 'verdict'
+>;
+
+/** A logged entry with what the journal kept of its exchange (undefined for entries logged without one). */
+export interface JournalItem {
+  readonly entry: RequestLogEntry;
+  readonly exchange: KeptExchange | undefined;
+}
 
 /**
  * A key as the log shows it: its ends, enough to tell configured keys apart (`mock-key-staging` →
@@ -112,18 +123,40 @@ export class RequestLog {
   private readonly sending = new WeakMap<object, RequestLogEntry>();
   /** The key and body of replayable entries, beside them (weak: they go when the entry leaves the ring). */
   private readonly replays = new WeakMap<RequestLogEntry, Replay>();
+  /**
+   * The request and answer of each entry (the journal's detail), at the same place of a ring beside
+   * `entries`: overwritten with its entry, so it goes with it (a WeakMap entry per request cost the
+   * list ~10 % of its throughput).
+   */
+  private kept: (KeptExchange | undefined)[] = [];
 
   constructor(private readonly capacity: number) {}
 
   /**
    * Logs a request; the entry is kept (and numbered) only while the log has room for any. `streamed`
    * is the answer whose body is still to be sent in chunks: `measured(streamed, …)` completes the entry.
+   * `exchange` is what the journal keeps of the request and its answer (exchange.ts).
    */
-  add(fields: NewRequestLogEntry, streamed?: object, sent?: { key: string; body: unknown }): RequestLogEntry {
+  add(
+    fields: NewRequestLogEntry,
+    streamed?: object,
+    sent?: { key: string; body: unknown },
+    exchange?: KeptExchange,
+  ): RequestLogEntry {
     this.lastSeq += 1;
     const body = sent === undefined ? undefined : replayText(sent.body);
     const kept = body !== undefined && body.length <= replayBodyMaxChars ? body : null;
-    const entry: RequestLogEntry = { seq: this.lastSeq, ...fields, stream: null, body: kept };
+    const entry: RequestLogEntry = {
+      seq: this.lastSeq,
+      ...fields,
+      stream: null,
+      body: kept,
+      // Read from the exchange when the entry is first listed (copyOf), not on every request.
+      query: '',
+      forced: [],
+      warnings: [],
+      verdict: null,
+    };
     entry.path = shortened(entry.path, logMessageMaxChars);
     if (entry.errorMessage !== null) entry.errorMessage = shortened(entry.errorMessage, logMessageMaxChars);
     if (streamed !== undefined) this.sending.set(streamed, entry);
@@ -132,9 +165,11 @@ export class RequestLog {
     if (this.capacity === 0) return entry;
     if (this.entries.length < this.capacity) {
       this.entries.push(entry);
+      this.kept.push(exchange);
       return entry;
     }
     this.entries[this.oldest] = entry;
+    this.kept[this.oldest] = exchange;
     this.oldest = (this.oldest + 1) % this.capacity;
     return entry;
   }
@@ -152,10 +187,55 @@ export class RequestLog {
 
   /** The entries oldest first; only those numbered above `after` when it is given. */
   list(after = 0): RequestLogEntry[] {
-    const ordered = [...this.entries.slice(this.oldest), ...this.entries.slice(0, this.oldest)];
-    return ordered
-      .filter((entry) => entry.seq > after)
-      .map((entry) => ({ ...entry, stream: entry.stream && { ...entry.stream } }));
+    const listed: RequestLogEntry[] = [];
+    for (let n = 0; n < this.entries.length; n++) {
+      const i = (this.oldest + n) % this.entries.length;
+      if ((this.entries[i] as RequestLogEntry).seq > after) listed.push(this.itemAt(i).entry);
+    }
+    return listed;
+  }
+
+  /** The entries oldest first with what the journal kept of each (for the detail, the count and the HAR). */
+  items(): JournalItem[] {
+    const items: JournalItem[] = [];
+    for (let n = 0; n < this.entries.length; n++) {
+      const i = (this.oldest + n) % this.entries.length;
+      items.push(this.itemAt(i));
+    }
+    return items;
+  }
+
+  /** One entry and its exchange, by number; undefined when it is not (or no longer) in the log. */
+  item(seq: number): JournalItem | undefined {
+    const i = this.entries.findIndex((e) => e.seq === seq);
+    return i < 0 ? undefined : this.itemAt(i);
+  }
+
+  private itemAt(i: number): JournalItem {
+    const entry = this.entries[i] as RequestLogEntry;
+    return { entry: this.copyOf(entry, this.kept[i]), exchange: this.kept[i] };
+  }
+
+  /**
+   * A copy to hand out, read first: the query, the forcing Prefer directives, the warnings and the
+   * verdict are made once, when an entry is first read, not on every request.
+   */
+  private copyOf(entry: RequestLogEntry, exchange: KeptExchange | undefined): RequestLogEntry {
+    if (entry.verdict === null) {
+      if (exchange) {
+        entry.query = queryOf(exchange.url);
+        entry.forced = forcedBy(exchange.requestHeaders.get('prefer'), entry.status);
+        entry.warnings = warningsOf(exchange.answerHeaders);
+      }
+      entry.verdict = verdictOf(entry, exchange);
+    }
+    return {
+      ...entry,
+      stream: entry.stream && { ...entry.stream },
+      forced: [...entry.forced],
+      warnings: [...entry.warnings],
+      verdict: { ...entry.verdict, problems: [...entry.verdict.problems] },
+    };
   }
 
   /** How to send a logged request again; undefined when it is not in the log or keeps no body. */
@@ -169,9 +249,19 @@ export class RequestLog {
     return { lastSeq: this.lastSeq, clears: this.clears, size: this.entries.length, capacity: this.capacity };
   }
 
+  /** Empties the log (the numbering goes on); `clears` moves, which tells readers to start over. */
   clear(): void {
     this.entries = [];
+    this.kept = [];
     this.oldest = 0;
     this.clears += 1;
   }
+}
+
+/** The query of an absolute URL, with its `?`; '' without one. */
+function queryOf(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark < 0) return '';
+  const hash = url.indexOf('#', mark);
+  return hash < 0 ? url.slice(mark) : url.slice(mark, hash);
 }

@@ -25,6 +25,8 @@ export interface VoiceRecord {
   audioMediaType: string;
   /** True when the reference bytes were fetched from a URL and belong to the voice alone. */
   ownsAudio: boolean;
+  /** True for a voice POST /__mock/populate made (its recording generated); absent for a saved one. */
+  populated?: boolean;
   account: string;
   profile: VoiceProfile;
 }

@@ -161,7 +161,9 @@ describe.skipIf(missing)('the dashboard in Chromium', () => {
 
   it('speaks a sentence with the voice in its speak box, and plays it', async () => {
     await page.getByRole('button', { name: 'Speak with dash_voice' }).click();
-    await page.getByText(/Speak with dash_voice: done/).waitFor({ timeout: 5000 });
+    await page
+      .getByText(/^Spoke with dash_voice: [\d.]+ kB of audio\/wav, playing below\.$/)
+      .waitFor({ timeout: 5000 });
     // The page's CSP lets media, not fetch, read its blob: URL: the player itself says how long it is.
     const spoken = await page.evaluate(async () => {
       const player = document.querySelector<HTMLAudioElement>('audio.spoken');
@@ -197,7 +199,7 @@ describe.skipIf(missing)('the dashboard in Chromium', () => {
 
     await page.getByRole('button', { name: 'Reset', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText(/Reset: done/).waitFor({ timeout: 3000 });
+    await page.getByText(/^The mock is back to how it started/).waitFor({ timeout: 3000 });
     expect(server.service.state.voices.all()).toHaveLength(0);
     await page.getByText('No custom voices yet.').waitFor({ timeout: 3000 });
     await page.getByText('No requests yet.').waitFor({ timeout: 3000 });
@@ -220,7 +222,7 @@ describe.skipIf(missing)('the dashboard in Chromium', () => {
       await other.route(`${server.url}/__mock/populate`, async (route) => {
         posted.push(route.request().postDataJSON());
         await route.fulfill({
-          json: { error_code: 0, error_message: '', succeed: true, data: { voices: 3 } },
+          json: { error_code: 0, error_message: '', succeed: true, data: { created: 3, voices: [] } },
         });
       });
       await other.goto(`${server.url}/__mock/`);
@@ -229,7 +231,7 @@ describe.skipIf(missing)('the dashboard in Chromium', () => {
       await dialog.getByLabel('Voices').fill('3');
       await dialog.getByLabel('Seed').fill('7');
       await dialog.getByRole('button', { name: 'Confirm' }).click();
-      await other.getByText('Populate: done — {"voices":3}').waitFor({ timeout: 3000 });
+      await other.getByText('Added 3 populated voices.').waitFor({ timeout: 3000 });
       expect(posted).toEqual([{ voices: 3, seed: 7 }]);
     } finally {
       await other.close();

@@ -52,6 +52,34 @@ describe('npm run bench -- --smoke', () => {
     },
   );
 
+  // Spawns the built mock once; its stream clients run as processes of their own.
+  it('runs the fairness section and prints a row and three targets per format', async () => {
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
+    const { code, stdout } = await smokeRun('fairness');
+    expect(code).toBe(0);
+    for (const format of ['wav', 'pcm', 'mp3']) {
+      expect(stdout).toMatch(
+        new RegExp(`^${format} +\\d+ +[\\d.]+ +[\\d.]+ / [\\d.]+ +[\\d.]+ +[\\d.]+ +\\d+ %`, 'm'),
+      );
+      expect(stdout).toMatch(
+        new RegExp(
+          `^(met {3}|MISSED) fairness ${format}, 3 × [\\d,]+ characters: first byte p50 ≤ 25 ms`,
+          'm',
+        ),
+      );
+      expect(stdout).toMatch(
+        new RegExp(`^(met {3}|MISSED) fairness ${format}, .+: synthesis rate at once`, 'm'),
+      );
+      expect(stdout).toMatch(
+        new RegExp(`^(met {3}|MISSED) fairness ${format}, .+: a list during the load`, 'm'),
+      );
+    }
+  }, 120_000);
+
   // Spawns the built mock twice, in memory and on a state dir, and compares them.
   it('runs the persist section and prints saves per second and both targets', async () => {
     await new Promise<void>((resolve, reject) =>

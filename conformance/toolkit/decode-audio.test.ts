@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { silentWavHeader } from '../toolkit/multipart.js';
-import { checkMp3, checkPcm, checkWav, claimedAudio, judgeAudio } from './audio.js';
+import { checkMp3, checkPcm, checkWav, claimedAudio } from '../../judge/audio.js';
+import { judgeAudio } from './decode-audio.js';
+import { silentWavHeader } from './multipart.js';
 
 function wav(dataBytes: number): Uint8Array {
   const out = new Uint8Array(44 + dataBytes);
@@ -38,6 +39,14 @@ describe('audio checks', () => {
       problems.some((p) => pattern.test(p)),
       problems.join('; '),
     ).toBe(true);
+  });
+
+  it("reads the head with the judge's one WAV reader: a byte rate that disagrees with the sample rate", () => {
+    const b = wav(4800);
+    new DataView(b.buffer).setUint32(28, 44_100 * 2, true);
+    expect(checkWav(b, false)).toEqual([
+      expect.stringMatching(/byte rate is 88200; sample rate 48000 Hz × block align 4/),
+    ]);
   });
 
   it('allows placeholder sizes only in a stream', () => {

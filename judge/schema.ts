@@ -1,5 +1,5 @@
-import type { OperationId } from '../../openapi/contract.js';
-import { documentedStatuses, validateResponse } from '../../openapi/validate.js';
+import type { OperationId } from '../openapi/contract.js';
+import { documentedStatuses, validateResponse } from '../openapi/validate.js';
 
 /** A schema violation, named by its JSON pointer. */
 export interface SchemaProblem {

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { createMockService } from '../service.js';
+
+const stream = (text: string) =>
+  new Request('http://mock.test/v1/text-to-speech/stream', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-API-Key': 'mock-key' },
+    body: JSON.stringify({ generate_text: text }),
+  });
+
+describe('service.warm(): a stream nobody hears, before the first real one', () => {
+  it('changes no state: the ledger, the request log and the snapshot stay as they were', async () => {
+    const service = createMockService({ seed: 7, logger: { error: () => {} } });
+    const before = JSON.stringify(service.snapshot());
+    const logged = service.state.requests.position;
+    await service.warm();
+    expect(JSON.stringify(service.snapshot())).toBe(before);
+    expect(service.state.requests.position).toEqual(logged);
+    await service.close();
+  });
+
+  it('changes no byte of an answer, and its memos are the engine’s own (emptied by reset)', async () => {
+    const text = 'Hello, this warms the voice up: the same words, heard for real.';
+    const cold = createMockService({ seed: 7, logger: { error: () => {} } });
+    const warm = createMockService({ seed: 7, logger: { error: () => {} } });
+    await warm.warm();
+    const engine = warm.state.caches.engine as unknown as { size: number };
+    expect(engine.size).toBeGreaterThan(0);
+    const heard = async (service: typeof cold) =>
+      new Uint8Array(await (await service.fetch(stream(text))).arrayBuffer());
+    const [a, b] = [await heard(cold), await heard(warm)];
+    expect(a.byteLength).toBeGreaterThan(10_000);
+    expect(Buffer.compare(a, b)).toBe(0);
+    await warm.reset();
+    expect(engine.size).toBe(0);
+    await cold.close();
+    await warm.close();
+  });
+});

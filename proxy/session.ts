@@ -1,0 +1,108 @@
+/**
+ * The session's tally: every exchange as it ends, its violations, the counts, and `report()` of it all.
+ * Exchanges and violations are kept up to a cap; the counts cover them all.
+ */
+import type { IncomingMessage } from 'node:http';
+import { operations } from '../openapi/document-index.js';
+import { ExchangeObserver, type ObserverOptions } from './exchange.js';
+import type { HarEntryTap, HarRecorder } from './har.js';
+import type { ExchangeRecord, ProxyReport, Violation } from './types.js';
+
+/** One exchange in flight: its observer, and its HAR entry when a HAR is recorded. */
+export interface Exchange {
+  readonly observer: ExchangeObserver;
+  readonly tap: HarEntryTap | undefined;
+}
+
+export interface SessionOptions {
+  readonly upstream: URL;
+  readonly observer: ObserverOptions;
+  readonly maxExchanges: number;
+  readonly har: HarRecorder | undefined;
+  readonly onViolation?: (violation: Violation, exchange: ExchangeRecord) => void;
+  readonly onExchange?: (exchange: ExchangeRecord) => void;
+}
+
+export class ProxySession {
+  private readonly startedAt = new Date();
+  private readonly exchanges: ExchangeRecord[] = [];
+  private readonly violations: Violation[] = [];
+  private exchangeCount = 0;
+  private violationCount = 0;
+  private mustCount = 0;
+  private upstreamErrors = 0;
+  private nextId = 1;
+
+  constructor(private readonly options: SessionOptions) {}
+
+  /** A new exchange of `method` on `target` (the path the upstream is sent). */
+  begin(method: string, target: string, req: IncomingMessage): Exchange {
+    const observer = new ExchangeObserver(this.nextId++, method, target, req.headers, this.options.observer);
+    const tap = this.options.har?.begin(observer.record.id, method, target, req.rawHeaders, req.headers);
+    return { observer, tap };
+  }
+
+  /** The exchange ended (`aborted`: who cut it); recorded once, however many sides saw the end. */
+  finish({ observer: ex, tap }: Exchange, aborted: ExchangeRecord['aborted'] = null, error?: string): void {
+    if (ex.ended) return;
+    let findings: ReturnType<ExchangeObserver['end']>;
+    try {
+      findings = ex.end(aborted, error);
+    } catch (e) {
+      // A bug of the judge must not take the proxy down: the bytes have passed already.
+      ex.record.notes.push(`the proxy could not judge this exchange: ${(e as Error).message}`);
+      findings = [];
+    }
+    const record = ex.record;
+    this.exchangeCount++;
+    if (aborted === 'upstream' || aborted === 'upstream-unreachable') this.upstreamErrors++;
+    if (this.exchanges.length < this.options.maxExchanges) this.exchanges.push(record);
+    for (const f of findings) {
+      const violation: Violation = {
+        rule: f.rule,
+        severity: f.severity,
+        section: f.section,
+        operationId: record.operationId ?? '',
+        operation: `${record.method} ${operationPath(record.operationId)}`,
+        method: record.method,
+        path: record.path,
+        seen: f.seen,
+        exchange: record.id,
+        ...(f.evidence ? { evidence: f.evidence } : {}),
+      };
+      // Kept up to the same cap as exchanges, so a long session against a bad upstream stays bounded.
+      if (this.violations.length < this.options.maxExchanges) this.violations.push(violation);
+      if (violation.severity === 'must') this.mustCount++;
+      this.violationCount++;
+      record.violations++;
+      this.options.onViolation?.(violation, record);
+    }
+    tap?.end(record);
+    this.options.onExchange?.(record);
+  }
+
+  /** The session so far. */
+  report(): ProxyReport {
+    const must = this.mustCount;
+    return {
+      upstream: this.options.upstream.href,
+      startedAt: this.startedAt.toISOString(),
+      durationMs: Date.now() - this.startedAt.getTime(),
+      ok: must === 0,
+      counts: {
+        exchanges: this.exchangeCount,
+        violations: this.violationCount,
+        must,
+        should: this.violationCount - must,
+        upstreamErrors: this.upstreamErrors,
+      },
+      exchanges: [...this.exchanges],
+      violations: [...this.violations],
+    };
+  }
+}
+
+/** The path template of an operation (`/v1/voice/{voice_id}`), or `?` for none. */
+function operationPath(operationId: string | null): string {
+  return (operationId && operations().get(operationId)?.path) || '?';
+}
