@@ -2,8 +2,10 @@
  * Audio framing, shared by every product: what a Content-Type claims (claimedAudio, audioKindOf), the PCM
  * layout its headers state (pcmLayoutOf), and whole-body checks of WAV, MP3 and PCM framing (the suite
  * holds whole bodies; the proxy's incremental watch says the same of bytes it cannot keep). Decoding to a
- * duration stays with the suite, which decodes with music-metadata.
+ * duration stays with the suite, which decodes with music-metadata. WAV headers are read by the audio
+ * library's one reader (audio/containers/wav-header.ts); the judgements on them are made here.
  */
+import { readWavHeader, type WavFmt, wavPlaceholderSizes } from '../audio/containers/wav-header.js';
 import { type AudioKind, type HeaderMap, header, mimeOf, type PcmLayout } from './exchange.js';
 
 export type { PcmLayout };
@@ -28,13 +30,11 @@ export function claimedAudio(contentType: string | null): ClaimedAudio {
 }
 
 const ascii = (b: Uint8Array, at: number, n: number) => String.fromCharCode(...b.subarray(at, at + n));
-const u32 = (b: Uint8Array, at: number) =>
-  ((b[at] ?? 0) | ((b[at + 1] ?? 0) << 8) | ((b[at + 2] ?? 0) << 16) | ((b[at + 3] ?? 0) << 24)) >>> 0;
-const u16 = (b: Uint8Array, at: number) => (b[at] ?? 0) | ((b[at + 1] ?? 0) << 8);
 
+/** The head the proxy keeps while it waits for the data chunk: past it, a body is not judged a WAV. */
 const maxWavHead = 64 * 1024;
-/** Sizes a streamed WAV may carry when its length is not known up front. */
-export const wavPlaceholderSizes: ReadonlySet<number> = new Set([0, 0xffffffff, 0x7fffffff]);
+
+export { wavPlaceholderSizes };
 
 /** The head of a WAV up to its data chunk, as its fields say. */
 export interface WavHead {
@@ -46,42 +46,21 @@ export interface WavHead {
 }
 
 /**
- * The one WAV header reader of the judge: the head up to its data chunk, parsed, not yet complete
- * (undefined: the proxy feeds it more bytes), or a problem (not RIFF, a linear fmt chunk whose fields
- * disagree, no fmt before data). The suite's `checkWav` and the proxy's incremental watch both use it.
+ * The judge's reading of a WAV head, read by the audio library's readWavHeader: the head up to its data
+ * chunk, not yet complete (undefined: the proxy feeds it more bytes), or a problem (not RIFF, a linear fmt
+ * chunk whose fields disagree, no fmt before data). The suite's `checkWav` and the proxy's incremental
+ * watch both use it.
  */
 export function readWavHead(b: Uint8Array): WavHead | string | undefined {
-  if (b.length < 12) return undefined;
-  if (ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WAVE')
-    return `not RIFF/WAVE: starts with ${JSON.stringify(ascii(b, 0, 12))}`;
-  let at = 12;
-  let blockAlign = 0;
-  let byteRate = 0;
-  let fmtProblem: string | undefined;
-  while (at + 8 <= b.length) {
-    const id = ascii(b, at, 4);
-    const size = u32(b, at + 4);
-    if (id === 'data') {
-      if (blockAlign === 0) return 'no fmt chunk (or block align 0) before the data chunk';
-      if (fmtProblem) return fmtProblem;
-      return { riffSize: u32(b, 4), dataOffset: at + 8, dataSize: size, blockAlign, byteRate };
-    }
-    if (id === 'fmt ') {
-      if (at + 8 + 16 > b.length) return undefined;
-      byteRate = u32(b, at + 16);
-      blockAlign = u16(b, at + 20);
-      fmtProblem = fmtInconsistency(
-        u16(b, at + 8),
-        u16(b, at + 10),
-        u32(b, at + 12),
-        byteRate,
-        blockAlign,
-        u16(b, at + 22),
-      );
-    }
-    at += 8 + size + (size % 2);
-  }
-  return b.length > maxWavHead ? `no data chunk in the first ${maxWavHead} bytes` : undefined;
+  const read = readWavHeader(b, { headCap: maxWavHead, riffOnly: true });
+  if (read.status === 'more') return undefined;
+  if (read.status === 'bad') return read.reason;
+  const { fmt, riffSize, dataOffset, dataSize } = read.header;
+  if (!fmt || fmt.offset > dataOffset || fmt.blockAlign === 0)
+    return 'no fmt chunk (or block align 0) before the data chunk';
+  const problem = fmtInconsistency(fmt);
+  if (problem) return problem;
+  return { riffSize, dataOffset, dataSize, blockAlign: fmt.blockAlign, byteRate: fmt.byteRate };
 }
 
 /** WAVE_FORMAT_PCM, IEEE float and EXTENSIBLE: the formats whose fmt fields follow from one another. */
@@ -92,15 +71,9 @@ const linearFormats = new Set([1, 3, 0xfffe]);
  * field and the byte rate from another, so a header whose fields disagree plays at the wrong speed or
  * not at all. Other codecs (ADPCM, µ-law …) have their own relations and are not judged.
  */
-function fmtInconsistency(
-  format: number,
-  channels: number,
-  sampleRate: number,
-  byteRate: number,
-  blockAlign: number,
-  bits: number,
-): string | undefined {
-  if (!linearFormats.has(format)) return undefined;
+function fmtInconsistency(fmt: WavFmt): string | undefined {
+  const { channels, sampleRate, byteRate, blockAlign, bitsPerSample: bits } = fmt;
+  if (!linearFormats.has(fmt.formatTag)) return undefined;
   if (channels === 0 || sampleRate === 0 || bits === 0)
     return `the fmt chunk gives ${channels} channel(s), sample rate ${sampleRate} Hz, ${bits} bits per sample`;
   const frame = channels * Math.ceil(bits / 8);
@@ -187,17 +160,11 @@ function peak16(bytes: Uint8Array, at: number): number {
 
 /** Where the samples of a 16-bit integer PCM WAV start, or undefined for any other WAV. */
 function wav16DataStart(bytes: Uint8Array): number | undefined {
-  let at = 12;
-  let pcm16 = false;
-  while (at + 8 <= bytes.byteLength) {
-    const id = ascii(bytes, at, 4);
-    const size = u32(bytes, at + 4);
-    if (id === 'fmt ')
-      pcm16 = (u16(bytes, at + 8) === 1 || u16(bytes, at + 8) === 0xfffe) && u16(bytes, at + 22) === 16;
-    if (id === 'data') return pcm16 ? at + 8 : undefined;
-    at += 8 + size + (size % 2);
-  }
-  return undefined;
+  const read = readWavHeader(bytes);
+  if (read.status !== 'ok' || !read.header.fmt) return undefined;
+  const { fmt, dataOffset } = read.header;
+  const pcm16 = (fmt.formatTag === 1 || fmt.formatTag === 0xfffe) && fmt.bitsPerSample === 16;
+  return pcm16 && fmt.offset < dataOffset ? dataOffset : undefined;
 }
 
 /**

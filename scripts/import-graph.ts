@@ -63,3 +63,23 @@ export function circles(files: readonly SourceFile[]): string[] {
 /** A file under a folder rule (`dir/` for a folder, else one file). */
 export const under = (path: string, rule: string): boolean =>
   rule.endsWith('/') ? path.startsWith(rule) : path === rule;
+
+/** Functions longer than `maxLines` lines (declarations, methods, arrows with a body), as `path:line name (n lines)`. */
+export function longFunctions(files: readonly SourceFile[], maxLines: number): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const source = ts.createSourceFile(file.path, file.code, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const last = source.getLineAndCharacterOfPosition(node.end).line;
+        const name = node.name && ts.isIdentifier(node.name) ? node.name.text : '(anonymous)';
+        if (last - first + 1 > maxLines)
+          found.push(`${file.path}:${first + 1} ${name} (${last - first + 1} lines)`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}

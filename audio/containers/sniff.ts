@@ -1,6 +1,7 @@
 /**
  * The container formats (this folder): what the bytes of an audio file are, read from the bytes alone.
- * sniff.ts recognises the container; wav-riff.ts reads RIFF/RF64 headers; mpeg-frame.ts, mpeg-walk.ts and
+ * sniff.ts recognises the container; wav-header.ts is the kit's one RIFF/RF64 header reader (the analysis
+ * through wav-riff.ts, and judge/audio.ts for the suite and the proxy); mpeg-frame.ts, mpeg-walk.ts and
  * mpeg-tag.ts read MPEG audio frames and their Xing/Info/VBRI/LAME tags; mp4-boxes.ts, mp4-timing.ts and
  * mp4-itunes-smpb.ts read ISO BMFF boxes; webm.ts and webm-lacing.ts read WebM/Matroska; opus-head.ts
  * and opus-packet.ts read Opus. Nothing here decodes audio.

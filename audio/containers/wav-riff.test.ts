@@ -15,6 +15,7 @@ describe('readWav', () => {
   it.each([
     ['0xFFFFFFFF sizes (streamed by ffmpeg)', 0xffffffff, 0xffffffff],
     ['0 sizes (streamed)', 0, 0],
+    ['a 0 data size under a 0x7FFFFFFF RIFF size (streamed)', 0, 0x7fffffff],
     ['a data size larger than the file', 1_000_000, undefined],
   ])('clamps %s to the bytes present', (_name, dataSize, riffSize) => {
     const bytes = writeWav([signal], {

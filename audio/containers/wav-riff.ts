@@ -1,4 +1,15 @@
-import { readAscii, readUint16LE, readUint32LE } from './bytes.js';
+/**
+ * The WAV header as the mock's analysis of reference recordings needs it: the formats it decodes and
+ * the data clamped to the bytes present. The header itself is read by wav-header.ts, the kit's one
+ * RIFF/WAVE reader, which the judge shares.
+ */
+import {
+  extensibleFormatTag,
+  readWavHeader,
+  type WavFmt,
+  type WavHeader,
+  wavPlaceholderSizes,
+} from './wav-header.js';
 
 /** How the samples of a WAV file are stored. */
 export type WavEncoding = 'pcm' | 'float' | 'alaw' | 'mulaw';
@@ -27,14 +38,13 @@ export type WavRead =
   | { readonly ok: false; readonly reason: string };
 
 const formatTags: Record<number, WavEncoding> = { 1: 'pcm', 3: 'float', 6: 'alaw', 7: 'mulaw' };
-const extensibleTag = 0xfffe;
 const allowedBits: Record<WavEncoding, readonly number[]> = {
   pcm: [8, 16, 24, 32],
   float: [32, 64],
   alaw: [8],
   mulaw: [8],
 };
-/** Size fields that streaming writers put in before they know the length (ffmpeg writes 0xFFFFFFFF). */
+/** The data size field of an RF64 file whose real size is in its ds64 chunk. */
 const unknownSize = 0xffffffff;
 
 interface Format {
@@ -44,16 +54,13 @@ interface Format {
   readonly bitsPerSample: number;
 }
 
-function readFormat(bytes: Uint8Array, at: number, size: number): Format | string {
-  if (size < 16) return `the fmt chunk is ${size} bytes, shorter than 16`;
-  let tag = readUint16LE(bytes, at);
-  const channels = readUint16LE(bytes, at + 2);
-  const sampleRate = readUint32LE(bytes, at + 4);
-  const bitsPerSample = readUint16LE(bytes, at + 14);
-  if (tag === extensibleTag) {
-    // WAVE_FORMAT_EXTENSIBLE: the real format is the first two bytes of the SubFormat GUID.
-    if (size < 40) return 'the WAVE_FORMAT_EXTENSIBLE fmt chunk is truncated';
-    tag = readUint16LE(bytes, at + 24);
+/** The formats the analysis decodes: what a fmt chunk says, or why the analysis cannot read it. */
+function readFormat(fmt: WavFmt): Format | string {
+  const { channels, sampleRate, bitsPerSample } = fmt;
+  let tag = fmt.formatTag;
+  if (tag === extensibleFormatTag) {
+    if (fmt.subFormat === undefined) return 'the WAVE_FORMAT_EXTENSIBLE fmt chunk is truncated';
+    tag = fmt.subFormat;
   }
   const encoding = formatTags[tag];
   if (!encoding) return `WAV format tag 0x${tag.toString(16)} is not PCM, float, A-law or µ-law`;
@@ -64,51 +71,33 @@ function readFormat(bytes: Uint8Array, at: number, size: number): Format | strin
   return { encoding, channels, sampleRate, bitsPerSample };
 }
 
+/** The data bytes present: the claimed size (RF64: its ds64 size), clamped to the end of the file. */
+function dataExtent(header: WavHeader, length: number): { bytes: number; clamped: boolean } {
+  const size = header.dataSize;
+  let declared = size === unknownSize && header.ds64DataSize !== undefined ? header.ds64DataSize : size;
+  const streamed = size === 0 && wavPlaceholderSizes.has(header.riffSize);
+  const available = length - header.dataOffset;
+  if (streamed || declared > available) declared = available;
+  return { bytes: declared, clamped: declared === available && size !== available };
+}
+
 /**
- * Reads the RIFF/RF64 header of a WAV file without decoding its samples. Extra chunks (LIST, fact, cue,
- * bext…) are skipped; a data chunk longer than the file is clamped to what is there.
+ * Reads the RIFF/RF64 header of a WAV file (with readWavHeader, wav-header.ts) without decoding its
+ * samples, for the formats the analysis decodes. Extra chunks (LIST, fact, cue, bext…) are skipped; a
+ * data chunk longer than the file, or streamed with placeholder sizes, is clamped to what is there.
  *
  * @example
  * const read = readWav(bytes);
  * if (read.ok) console.log(read.wav.durationSeconds, read.wav.sampleRate);
  */
 export function readWav(bytes: Uint8Array): WavRead {
-  if (bytes.length < 12) return { ok: false, reason: `the WAV header is truncated (${bytes.length} bytes)` };
-  const riffSize = readUint32LE(bytes, 4);
-  const chunks: string[] = [];
-  let format: Format | undefined;
-  let data: { offset: number; bytes: number; clamped: boolean } | undefined;
-  let ds64DataSize: number | undefined;
-  let at = 12;
-  while (at + 8 <= bytes.length && !data?.clamped) {
-    const id = readAscii(bytes, at, 4);
-    const size = readUint32LE(bytes, at + 4);
-    const body = at + 8;
-    chunks.push(id);
-    if (id === 'ds64' && size >= 16 && body + 16 <= bytes.length) {
-      ds64DataSize = readUint32LE(bytes, body + 8) + readUint32LE(bytes, body + 12) * 2 ** 32;
-    } else if (id === 'fmt ') {
-      if (body + Math.min(size, 40) > bytes.length)
-        return { ok: false, reason: 'the fmt chunk is truncated' };
-      const read = readFormat(bytes, body, size);
-      if (typeof read === 'string') return { ok: false, reason: read };
-      format = read;
-    } else if (id === 'data') {
-      let declared = size === unknownSize && ds64DataSize !== undefined ? ds64DataSize : size;
-      const streamed = size === 0 && (riffSize === 0 || riffSize === unknownSize);
-      const available = bytes.length - body;
-      if (streamed || declared > available) declared = available;
-      data = { offset: body, bytes: declared, clamped: declared === available && size !== available };
-    } else if (body + size > bytes.length && !(format && data)) {
-      return {
-        ok: false,
-        reason: `the "${id.replace(/[^\x20-\x7e]/g, '?')}" chunk runs past the end of the file`,
-      };
-    }
-    at = body + size + (size & 1);
-  }
-  if (!format) return { ok: false, reason: 'the WAV file has no readable fmt chunk' };
-  if (!data) return { ok: false, reason: 'the WAV file has no data chunk' };
+  const read = readWavHeader(bytes);
+  if (read.status !== 'ok') return { ok: false, reason: read.reason };
+  const { header } = read;
+  if (!header.fmt) return { ok: false, reason: 'the WAV file has no readable fmt chunk' };
+  const format = readFormat(header.fmt);
+  if (typeof format === 'string') return { ok: false, reason: format };
+  const data = dataExtent(header, bytes.length);
   const blockAlign = format.channels * (format.bitsPerSample / 8);
   const frames = Math.floor(data.bytes / blockAlign);
   return {
@@ -117,10 +106,10 @@ export function readWav(bytes: Uint8Array): WavRead {
       ...format,
       frames,
       durationSeconds: frames / format.sampleRate,
-      dataOffset: data.offset,
+      dataOffset: header.dataOffset,
       dataBytes: frames * blockAlign,
       clamped: data.clamped,
-      chunks,
+      chunks: header.chunks,
     },
   };
 }

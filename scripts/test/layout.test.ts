@@ -1,22 +1,25 @@
 /**
  * The layout of the repository as a test (ARCHITECTURE.md and each folder's README say the same in
  * prose): no import circle anywhere, type-only imports and tests included; each folder imports only
- * what it may (tests may import whatever they test); the platform-free parts use no Node built-in.
+ * what it may (tests may import whatever they test); the platform-free parts use no Node built-in; no
+ * function of shipped code runs past 150 lines.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { circles, type SourceFile, sourceFiles, under } from '../import-graph.js';
+import { circles, longFunctions, type SourceFile, sourceFiles, under } from '../import-graph.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const files = sourceFiles(root, [
   'openapi',
   'judge',
   'common',
+  'audio',
   'mocks',
   'conformance',
   'fixtures',
-  'cli',
   'proxy',
+  'entries',
+  'cli',
   'scripts',
 ]);
 const isTest = (file: SourceFile) => file.path.endsWith('.test.ts') || file.path.split('/').includes('test');
@@ -134,5 +137,10 @@ describe('repository layout', () => {
         ];
       });
     expect(offences).toEqual([]);
+  });
+
+  it('no function of shipped code is longer than 150 lines (split into named steps instead)', () => {
+    const shipped = files.filter((file) => !isTest(file) && !file.path.startsWith('scripts/'));
+    expect(longFunctions(shipped, 150)).toEqual([]);
   });
 });
