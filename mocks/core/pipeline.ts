@@ -2,7 +2,7 @@ import { judgeAnswer } from '../../judge/judge.js';
 import { apiKeyHeader, errors, type OperationId } from '../../openapi/contract.js';
 import { type Finding, matchRoute, validateJsonBody, validateQuery } from '../../openapi/validate.js';
 import { type Answer, BytesAnswer, DroppedAnswer, dropped } from './answer/answer.js';
-import { type Failure, fail, failureAnswer, isFailure, render } from './answer/envelope.js';
+import { excerpt, type Failure, fail, failureAnswer, isFailure, render } from './answer/envelope.js';
 import type { CoreRequest, OperationContext, ServiceDeps, Soon } from './context.js';
 import { operations } from './operation-table.js';
 import { unixSeconds } from './platform/clock.js';
@@ -58,11 +58,11 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   const { url, pathname } = target;
   const route = matchRoute(request.method, pathname);
   if (route.kind === 'not-found') {
-    const message = `no operation at ${request.method} ${pathname}`;
+    const message = `no operation at ${request.method} ${excerpt(pathname)}`;
     return afterDrain(request, { answer: render(fail('routeNotFound', message)), operationId: null });
   }
   if (route.kind === 'method-not-allowed') {
-    const message = `method ${request.method} is not allowed on ${pathname}; allowed: ${route.allowed.join(', ')}`;
+    const message = `method ${request.method} is not allowed on ${excerpt(pathname)}; allowed: ${route.allowed.join(', ')}`;
     return afterDrain(request, {
       answer: render(fail('methodNotAllowed', message), { Allow: route.allowed.join(', ') }),
       operationId: null,

@@ -99,7 +99,9 @@ function voiceCard(voice: Voice, n: number, client: ControlClient, feedback: Fee
         h('figcaption', {}, 'Reference recording'),
         h('audio', {
           controls: true,
-          preload: 'metadata',
+          // Nothing loads before a play: with 5,000 voices, metadata preloads asked the mock for every
+          // recording at once (~600 MB) and list answers waited behind them.
+          preload: 'none',
           src: voice.voiceUrl,
           class: 'reference',
           'aria-label': `Reference recording of ${id}`,

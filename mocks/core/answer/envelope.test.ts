@@ -57,3 +57,42 @@ describe('echoed voice_ids and file names in error messages', () => {
     expect(message).toBe('invalid multipart request: file "clip\\u202eexe.wav" is empty');
   });
 });
+
+describe('echoed values are cut to a few hundred characters (red-team D2: 16 KB paths, 16 KB answers)', () => {
+  const service = createMockService({ logger: { error: () => {} } });
+  const long = 'x'.repeat(15_900);
+
+  it('quoted shows the first 256 characters, then the length', () => {
+    expect(quoted(`${'a'.repeat(300)}\u202E`)).toBe(`"${'a'.repeat(256)}…" (301 characters)`);
+    expect(quoted('a'.repeat(256))).toBe(`"${'a'.repeat(256)}"`);
+  });
+
+  it.each([
+    ['GET', 404, `/v1/${long}`],
+    ['POST', 404, `/__mock/${long}`],
+    ['GET', 405, `/v1/voice/${long}`],
+  ])('%s of a 16 KB target: %i in under 1 KB', async (method, status, path) => {
+    const res = await service.fetch(new Request(`http://mock.test${path}`, { method }));
+    expect(res.status).toBe(status);
+    const text = await res.text();
+    expect(text.length).toBeLessThan(1024);
+  });
+
+  it('a keyed list with a 16 KB cursor: 400 naming the cursor by its start and length', async () => {
+    const res = await service.fetch(
+      new Request(`http://mock.test/v1/voice/list?voice_id=${long}`, {
+        headers: { 'X-API-Key': 'mock-key' },
+      }),
+    );
+    const body = (await res.json()) as { error_message: string };
+    expect(res.status).toBe(400);
+    expect(body.error_message).toContain(`"${'x'.repeat(256)}…" (15,900 characters)`);
+    expect(body.error_message.length).toBeLessThan(1024);
+  });
+
+  it('a 404 for a long path says the path is longer', async () => {
+    const res = await service.fetch(new Request(`http://mock.test/v1/${long}`));
+    const body = (await res.json()) as { error_message: string };
+    expect(body.error_message).toBe(`no operation at GET /v1/${'x'.repeat(252)}… (15,904 characters)`);
+  });
+});

@@ -39,16 +39,37 @@ const nonAscii = /[^\x20-\x7e]/g;
 
 const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
+/** How much of a value a client sent an error message shows back (a path, a voice_id, a file name). */
+export const echoedMaxChars = 256;
+
+/**
+ * `value` as an error message may show it: at most `echoedMaxChars` characters, then `…` and its
+ * length. A 404 that echoed a whole 16 KB path made every keyless answer 16 KB, and 8,192 of them
+ * grew the mock by ~80–110 MB of garbage before V8 collected it (redteam D2); 300 bytes say as much.
+ *
+ * @example
+ * excerpt('/v1/' + 'x'.repeat(20_000)); // '/v1/xxx…xx… (20,004 characters)'
+ */
+export function excerpt(value: string): string {
+  if (value.length <= echoedMaxChars) return value;
+  return `${value.slice(0, echoedMaxChars)}… (${value.length.toLocaleString('en-US')} characters)`;
+}
+
 /**
  * A value a client sent, quoted to be shown back in an error message or an X-Mock-Warning header:
  * its unsafe characters written as `\u202e` text, so an echoed voice_id or file name cannot reorder
  * or hide the message around it. `ascii` (headers) escapes every character outside printable ASCII.
+ * A long value shows its first `echoedMaxChars` characters and its length (`excerpt`).
  *
  * @example
  * fail('voiceIdTaken', `voice_id ${quoted(id)} already exists`); // voice_id "x\u202eevil" already exists
  */
 export function quoted(value: string, ascii = false): string {
-  return `"${value.replace(/["\\]/g, '\\$&').replace(ascii ? nonAscii : unsafeText, escaped)}"`;
+  const shown = value.length > echoedMaxChars ? value.slice(0, echoedMaxChars) : value;
+  const text = `"${shown.replace(/["\\]/g, '\\$&').replace(ascii ? nonAscii : unsafeText, escaped)}"`;
+  return shown === value
+    ? text
+    : `${text.slice(0, -1)}…" (${value.length.toLocaleString('en-US')} characters)`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type Answer, BytesAnswer } from '../answer/answer.js';
-import { fail, isFailure, ok, render } from '../answer/envelope.js';
+import { excerpt, fail, isFailure, ok, render } from '../answer/envelope.js';
 import type { CoreRequest, ServiceDeps, Soon } from '../context.js';
 import { analysisView } from '../operations/voice-save.js';
 import { clockMoveProblem } from '../platform/clock.js';
@@ -351,10 +351,16 @@ export async function handleControl(
   if (route) {
     const allowed = Object.keys(route).join(', ');
     return render(
-      fail('methodNotAllowed', `method ${request.method} is not allowed on ${pathname}; allowed: ${allowed}`),
+      fail(
+        'methodNotAllowed',
+        `method ${request.method} is not allowed on ${excerpt(pathname)}; allowed: ${allowed}`,
+      ),
     );
   }
   return render(
-    fail('routeNotFound', `no control operation at ${request.method} ${pathname}; see ${controlPrefix}`),
+    fail(
+      'routeNotFound',
+      `no control operation at ${request.method} ${excerpt(pathname)}; see ${controlPrefix}`,
+    ),
   );
 }

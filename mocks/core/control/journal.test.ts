@@ -123,7 +123,7 @@ describe('what the journal keeps stays bounded whatever is sent', () => {
     const form = new FormData();
     for (let i = 0; i < 40; i++) form.append(`extra${i}`, 'v');
     await call(target, '/v1/files/upload', withKey({ method: 'POST', body: form }));
-    // A refusal that echoes a 64 KiB voice_id: a JSON answer over the 32 KiB the journal keeps.
+    // A refusal of a 64 KiB voice_id: its message shows only the id's start, so the answer is kept.
     await call(target, '/v1/voice/save', withKey(json({ voice_id: 'v'.repeat(65_536), ref_audio: 'obj_x' })));
     const detail = async (seq: number) => (await call(target, `/__mock/requests/${seq}`)).data;
     expect((await detail(1)).request.body.text).toHaveLength(4096);
@@ -132,8 +132,26 @@ describe('what the journal keeps stays bounded whatever is sent', () => {
     expect((await detail(3)).request.upload.fields).toHaveLength(16);
     const echoed = await detail(4);
     expect(echoed.status).toBe(400);
-    expect(echoed.answer.body).toBeNull();
-    expect(echoed.verdict).toEqual({ ok: true, problems: [], checked: 'status' });
+    expect(echoed.answer.body.length).toBeLessThan(1024);
+    expect(echoed.verdict.ok).toBe(true);
+  });
+
+  it('keeps no JSON answer over 32 KiB (an answer that echoed a 64 KiB value used to be one)', () => {
+    const request = { method: 'POST', url: 'http://mock.test/v1/voice/save', headers: new Headers() };
+    const large = jsonAnswer(400, {
+      error_code: 10001,
+      error_message: 'v'.repeat(65_536),
+      succeed: false,
+      data: null,
+    });
+    expect(keepExchange(request, large, undefined).answerJson).toBeNull();
+    const small = jsonAnswer(400, {
+      error_code: 10001,
+      error_message: 'v'.repeat(1000),
+      succeed: false,
+      data: null,
+    });
+    expect(keepExchange(request, small, undefined).answerJson).not.toBeNull();
   });
 
   it('masks the control token and an Authorization header as it masks keys', async () => {

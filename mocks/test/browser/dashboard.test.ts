@@ -266,4 +266,32 @@ describe.skipIf(missing)('the dashboard in Chromium', () => {
       await guarded.close();
     }
   });
+
+  it('loads no reference recording until one is played (5,000 cards held up list answers, red-team D15)', async () => {
+    const crowded = await startMockServer({ port: 0, host: '127.0.0.1', serviceOptions: testServiceOptions });
+    const other = await browser.newPage();
+    try {
+      const populated = await fetch(`${crowded.url}/__mock/populate`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ voices: 40, seed: 3 }),
+      });
+      expect(populated.status).toBe(200);
+      const audio: string[] = [];
+      other.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/__mock/voice-audio/')) audio.push(request.url());
+      });
+      await other.goto(`${crowded.url}/__mock/`);
+      await other.locator('audio.reference').nth(39).waitFor({ state: 'attached', timeout: 5000 });
+      // Two polls: a player with preload="metadata" would have asked for its recording by now.
+      await other.waitForResponse((r) => new URL(r.url()).pathname === '/__mock/state', { timeout: 3000 });
+      await other.waitForTimeout(1500);
+      expect(audio).toEqual([]);
+      const preload = await other.locator('audio.reference').first().getAttribute('preload');
+      expect(preload).toBe('none');
+    } finally {
+      await other.close();
+      await crowded.close();
+    }
+  });
 });
