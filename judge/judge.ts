@@ -4,8 +4,8 @@
  * refuse) and the session rules (what earlier exchanges established), pure and synchronous: the proxy,
  * the suite and the mock's own response check hand it the facts of each exchange in order.
  */
-import { pcmHeaders } from '../openapi/contract.js';
-import { type ExchangeFacts, header } from './exchange.js';
+import { type OperationId, pcmHeaders } from '../openapi/contract.js';
+import { type ExchangeFacts, type HeaderMap, header, type KeptBody } from './exchange.js';
 import { type ExchangeRuleOptions, judgeExchange } from './exchange-rules.js';
 import { judgeRequest } from './request-rules.js';
 import type { Rule, RuleKind, Severity } from './rules.js';
@@ -70,6 +70,43 @@ export function judgeAnswer(facts: ExchangeFacts, options: Partial<ExchangeRuleO
       });
   });
   return out;
+}
+
+/** One answer of the kit's mock, as its response check and its journal hold it: no request at hand. */
+export interface OwnAnswer {
+  readonly operationId: OperationId;
+  readonly status: number;
+  /** Header names in lowercase. */
+  readonly headers: HeaderMap;
+  readonly json: KeptBody;
+}
+
+/**
+ * The kit's mock judging one of its own answers (its response check, the dashboard journal's verdict):
+ * the exchange rules on the answer alone, the mock held to its own recorded choices where the spec is
+ * open (a deployment may choose otherwise; the mock may not drift from what it documents).
+ *
+ * @example judgeOwnAnswer({ operationId: 'listVoices', status: 200, headers, json: { kind: 'json', value } })
+ */
+export function judgeOwnAnswer(answer: OwnAnswer): Verdict[] {
+  return judgeAnswer(
+    {
+      seq: 0,
+      operationId: answer.operationId,
+      method: '',
+      path: '',
+      query: {},
+      requestHeaders: {},
+      requestJson: { kind: 'none' },
+      form: undefined,
+      status: answer.status,
+      responseHeaders: answer.headers,
+      responseJson: answer.json,
+      audio: undefined,
+      timing: { waitMs: 0, spanMs: 0, chunks: 1 },
+    },
+    { ownChoices: true, requestUnknown: true },
+  );
 }
 
 export interface Judge {

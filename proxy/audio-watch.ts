@@ -5,24 +5,10 @@
  */
 import { mpegFrameAt } from '../audio/containers/mpeg-frame.js';
 import { readWavHead, type WavHead, wavPlaceholderSizes } from '../judge/audio.js';
+import type { AudioKind, AudioSummary, PcmLayout } from '../judge/exchange.js';
 
-export type AudioKind = 'wav' | 'mp3' | 'pcm';
-
-/** PCM layout as the answer's headers state it. */
-export interface PcmLayout {
-  readonly sampleRate: number;
-  readonly channels: number;
-  readonly bitDepth: number;
-}
-
-/** What the watch concluded when the body ended. */
-export interface AudioSummary {
-  readonly kind: AudioKind;
-  readonly bytes: number;
-  /** Seconds of audio the bytes hold, when the framing says (WAV byte rate, MPEG frames, PCM layout). */
-  readonly seconds: number | undefined;
-  readonly problems: readonly string[];
-}
+// The judge's shapes: the watch concludes in the facts the judge reads.
+export type { AudioKind, AudioSummary, PcmLayout };
 
 const ascii = (b: Uint8Array, at: number, n: number) => String.fromCharCode(...b.subarray(at, at + n));
 

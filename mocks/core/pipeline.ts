@@ -1,4 +1,4 @@
-import { judgeAnswer } from '../../judge/judge.js';
+import { judgeOwnAnswer } from '../../judge/judge.js';
 import { apiKeyHeader, errors, type OperationId } from '../../openapi/contract.js';
 import { type Finding, matchRoute, validateJsonBody, validateQuery } from '../../openapi/validate.js';
 import { type Answer, BytesAnswer, DroppedAnswer, dropped } from './answer/answer.js';
@@ -198,24 +198,12 @@ export async function checkResponse(
   const text = jsonOf(answer);
   if (text === undefined || !(answer instanceof BytesAnswer)) return answer;
   const headers = Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k.toLowerCase(), v]));
-  const verdicts = judgeAnswer(
-    {
-      seq: 0,
-      operationId,
-      method: '',
-      path: '',
-      query: {},
-      requestHeaders: {},
-      requestJson: { kind: 'none' },
-      form: undefined,
-      status: answer.status,
-      responseHeaders: headers,
-      responseJson: { kind: 'json', value: JSON.parse(text) },
-      audio: undefined,
-      timing: { waitMs: 0, spanMs: 0, chunks: 1 },
-    },
-    { ownChoices: true, requestUnknown: true },
-  );
+  const verdicts = judgeOwnAnswer({
+    operationId,
+    status: answer.status,
+    headers,
+    json: { kind: 'json', value: JSON.parse(text) },
+  });
   if (verdicts.length === 0) return answer;
   const detail = verdicts.map((v) => `${v.rule} (${v.section}): ${v.seen}`).join('; ');
   const violation = `${operationId} answered HTTP ${answer.status} that breaks the contract: ${detail}`;

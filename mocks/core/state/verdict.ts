@@ -1,5 +1,5 @@
 import type { KeptBody } from '../../../judge/exchange.js';
-import { judgeAnswer } from '../../../judge/judge.js';
+import { judgeOwnAnswer } from '../../../judge/judge.js';
 import type { OperationId } from '../../../openapi/contract.js';
 import type { KeptExchange } from './exchange.js';
 
@@ -42,24 +42,7 @@ export function verdictOf(entry: Judged, exchange: KeptExchange | undefined): Ve
   const headers = Object.fromEntries(
     Object.entries(exchange.answerHeaders).map(([name, value]) => [name.toLowerCase(), value]),
   );
-  const verdicts = judgeAnswer(
-    {
-      seq: 0,
-      operationId,
-      method: '',
-      path: '',
-      query: {},
-      requestHeaders: {},
-      requestJson: { kind: 'none' },
-      form: undefined,
-      status,
-      responseHeaders: headers,
-      responseJson,
-      audio: undefined,
-      timing: { waitMs: 0, spanMs: 0, chunks: 1 },
-    },
-    { ownChoices: true, requestUnknown: true },
-  );
+  const verdicts = judgeOwnAnswer({ operationId, status, headers, json: responseJson });
   const problems = verdicts.map((v) => `${v.rule} (${v.section}): ${v.seen}`);
   return { ok: problems.length === 0, problems, checked: responseJson.kind === 'json' ? 'body' : 'status' };
 }
