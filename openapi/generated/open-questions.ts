@@ -45,7 +45,7 @@ export const openQuestions: readonly LocatedOpenQuestion[] = [
     "id": "general-errors",
     "section": "§5.5, §7.3",
     "question": "General errors (authentication, malformed requests, unknown paths, wrong methods, faults) outside upload are not shown.",
-    "mock": "Missing or unknown key -> 401/10003 on every endpoint; malformed JSON or wrong Content-Type -> 400/10001; unknown path -> 404/10001 envelope; wrong method -> 405/10001 envelope; a request body that sends nothing for 30 s -> 408/10001; request headers larger than the server reads -> 431/10001; the control API (/__mock/, the mock's own) refuses a foreign Origin or a DNS-name Host with 403/10003 and a missing control token (beyond loopback) with 401/10003; unexpected fault -> 500/10000.",
+    "mock": "Missing or unknown key -> 401/10003 on every endpoint; malformed JSON or wrong Content-Type -> 400/10001; unknown path -> 404/10001 envelope; wrong method (HEAD included, with Allow) -> 405/10001 envelope; a JSON body over maxTextLength × 12 + 16,384 bytes (136,384 by default, enough for the longest valid request with every character a 12-byte escape) or nested deeper than 32 levels -> 400/10001, refused before any charge; a request body that sends nothing for 30 s -> 408/10001; request headers larger than the server reads -> 431/10001; the control API (/__mock/, the mock's own) refuses a foreign Origin or a DNS-name Host with 403/10003 and a missing control token (beyond loopback) with 401/10003; unexpected fault -> 500/10000.",
     "where": "",
     "refs": [
       "/x-router-responses/401",
