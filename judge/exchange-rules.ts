@@ -8,7 +8,7 @@ import { at, operations } from '../openapi/document-index.js';
 import { documentedStatuses } from '../openapi/validate.js';
 import { audioKindOf, pcmLayoutOf } from './audio.js';
 import { envelopeProblems } from './envelope.js';
-import { type ExchangeFacts, header, isObject, jsonObject, mimeOf } from './exchange.js';
+import { type ExchangeFacts, header, isObject, jsonObject, type KeptBody, mimeOf } from './exchange.js';
 import { generalErrorStatuses, refusalStatusOpen } from './open-points.js';
 import { pairingProblems, statedPairProblems } from './pairs.js';
 import { type Rule, rules } from './rules.js';
@@ -116,12 +116,7 @@ function judgeOpenRefusal(facts: ExchangeFacts, add: Add): void {
   const body = facts.responseJson;
   if (body.kind === 'too-large') return;
   if (body.kind !== 'json') {
-    add(
-      rules.envelope,
-      body.kind === 'not-json'
-        ? `the body is not JSON (${body.error})`
-        : 'the body is empty; the envelope of §2.1 was expected',
-    );
+    add(rules.envelope, notJson(body));
     return;
   }
   for (const p of envelopeProblems(body.value, facts.status, { dataMayBeNull: true })) add(rules.envelope, p);
@@ -133,18 +128,20 @@ function judgeOpenRefusal(facts: ExchangeFacts, add: Add): void {
     add(rules.errorCode, p);
 }
 
+/** What an answer that should have been the §2.1 envelope was instead. */
+function notJson(body: Exclude<KeptBody, { kind: 'json' | 'too-large' }>): string {
+  return body.kind === 'not-json'
+    ? `the body is not JSON (${body.error})`
+    : 'the body is empty; the envelope of §2.1 was expected';
+}
+
 function judgeJson(facts: ExchangeFacts, add: Add): void {
   const op = facts.operationId;
   const { status } = facts;
   const body = facts.responseJson;
   if (body.kind === 'too-large') return; // noted on the exchange: not validated
   if (body.kind !== 'json') {
-    add(
-      rules.envelope,
-      body.kind === 'not-json'
-        ? `the body is not JSON (${body.error})`
-        : 'the body is empty; the envelope of §2.1 was expected',
-    );
+    add(rules.envelope, notJson(body));
     return;
   }
   const json = body.value;

@@ -174,7 +174,7 @@ export async function stateVoicesAnswer(deps: ServiceDeps, request: CoreRequest)
   return validated(request, voices.tag, () => `{"voices":${voices.json}}`);
 }
 
-/** The state view as a value (GET /__mock/state's data), for tests and scripts in process. */
+/** The state view as a value (GET /__mock/state's data), for tests and scripts that hold the service itself. */
 export async function stateView(deps: ServiceDeps, origin: string) {
   const answer = await stateAnswer(deps, new Request(`${origin}/__mock/state`));
   return JSON.parse(new TextDecoder().decode((answer as BytesAnswer).bytes)).data;

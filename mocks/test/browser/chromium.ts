@@ -16,6 +16,17 @@ export function chromiumPath(): string | undefined {
   return undefined;
 }
 
+/**
+ * The Chromium a browser test file drives, or undefined to skip it; in CI a missing Chromium fails the
+ * file instead (`what` names it), so a browser test never passes by being skipped there.
+ */
+export function requiredChromium(what: string): string | undefined {
+  const path = chromiumPath();
+  if (path === undefined && process.env.CI)
+    throw new Error(`CI must run ${what}: install chromium (apt-get install chromium)`);
+  return path;
+}
+
 /** Starts Debian's Chromium headless, quiet: no sandbox (CI runs as root), no GPU, no calls home. */
 export function launchChromium(executablePath: string | undefined): Promise<Browser> {
   return chromium.launch({
