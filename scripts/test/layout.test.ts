@@ -12,6 +12,7 @@ const root = join(import.meta.dirname, '..', '..');
 const files = sourceFiles(root, [
   'openapi',
   'judge',
+  'profile',
   'common',
   'audio',
   'mocks',
@@ -29,22 +30,24 @@ const mayImport: Record<string, readonly string[]> = {
   'openapi/': [],
   // The one judge of exchanges, requests and sessions: the suite, the proxy and the mock share it.
   'judge/': ['openapi/', 'audio/containers/', 'common/'],
+  // A deployment's choices where the spec is silent: written by the suite and the proxy, read by the mock.
+  'profile/': ['openapi/', 'judge/', 'common/'],
   // Small helpers any room may use; they use nothing of the repository.
   'common/': [],
-  'mocks/config/': ['openapi/', 'common/'],
+  'mocks/config/': ['openapi/', 'common/', 'profile/'],
   'audio/types.ts': ['openapi/'],
   'audio/index.ts': ['audio/'],
   'audio/containers/': ['audio/types.ts'],
   'audio/synthesis/': ['audio/types.ts', 'openapi/'],
   'audio/analysis/': ['audio/containers/', 'audio/types.ts', 'openapi/'],
-  'mocks/core/': ['audio/', 'mocks/config/', 'openapi/', 'judge/'],
+  'mocks/core/': ['audio/', 'mocks/config/', 'openapi/', 'judge/', 'profile/'],
   'mocks/index.ts': ['mocks/core/', 'mocks/config/'],
   'mocks/msw.ts': ['mocks/core/'],
-  'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/', 'common/'],
+  'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/', 'common/', 'profile/'],
   // The page at /__mock/: browser code that reads the control API's JSON like any script.
   'mocks/dashboard/': [],
   'conformance/types.ts': [],
-  'conformance/toolkit/': ['conformance/types.ts', 'judge/', 'openapi/'],
+  'conformance/toolkit/': ['conformance/types.ts', 'judge/', 'openapi/', 'profile/'],
   'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'judge/', 'openapi/'],
   'conformance/reporters/': ['conformance/types.ts', 'openapi/generated/', 'common/xml-escape.ts'],
   'conformance/setup/': [
@@ -76,11 +79,12 @@ const mayImport: Record<string, readonly string[]> = {
   'fixtures/': ['audio/', 'openapi/'],
   // voice-kit/node re-exports the mock's Node server and the proxy, living inside neither.
   'entries/': ['mocks/node/', 'proxy/'],
-  'cli/': ['conformance/', 'mocks/', 'proxy/', 'common/'],
-  'proxy/': ['openapi/', 'common/', 'audio/containers/', 'judge/'],
+  'cli/': ['conformance/', 'mocks/', 'proxy/', 'common/', 'profile/'],
+  'proxy/': ['openapi/', 'common/', 'audio/containers/', 'judge/', 'profile/'],
   'scripts/': [
     'openapi/',
     'judge/',
+    'profile/',
     'audio/',
     'common/',
     'mocks/',
@@ -95,6 +99,8 @@ const mayImport: Record<string, readonly string[]> = {
 const platformFree = [
   'openapi/',
   'judge/',
+  'profile/points.ts',
+  'profile/types.ts',
   'common/did-you-mean.ts',
   'common/xml-escape.ts',
   'mocks/config/',
