@@ -119,6 +119,9 @@ const choiceChecks: Record<ChoiceShape, (c: Obj, field: string) => Choice> = {
   },
   data: (c, field) => {
     object(c, field, ['data'], ['data']);
+    // §2.1: `data` is an object or null; the conformance judge holds a deployment to it too.
+    if (c.data !== null && !isObject(c.data))
+      refuse(`${field}.data`, `expected an object or null (§2.1), got ${shown(c.data)}`);
     return { data: structuredClone(c.data) };
   },
   'delete-missing': (c, field) => {

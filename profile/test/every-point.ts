@@ -1,7 +1,7 @@
 /** A valid choice for every point of the catalogue, unlike the mock's own: what tests calibrate with. */
 export const everyPoint: Record<string, unknown> = {
-  'voice-save-statuses/10018': { status: 409 },
-  'voice-save-statuses/20010': { status: 413 },
+  'voice-save-statuses/10018': { status: 400 },
+  'voice-save-statuses/20010': { status: 400 },
   'voice-save-statuses/20012': { status: 415 },
   'voice-save-statuses/20015': { status: 422 },
   'voice-save-statuses/20016': { status: 422 },

@@ -101,6 +101,7 @@ const platformFree = [
   'judge/',
   'profile/points.ts',
   'profile/types.ts',
+  'profile/parse.ts',
   'common/did-you-mean.ts',
   'common/xml-escape.ts',
   'mocks/config/',

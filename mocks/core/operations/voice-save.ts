@@ -2,6 +2,7 @@ import type { Analysis } from '../../../audio/types.js';
 import { errors, limits, normalizeVoiceId, referenceVerdicts, voiceId } from '../../../openapi/contract.js';
 import type { SaveVoiceRequest } from '../../../openapi/generated/voice-service.js';
 import { type Failure, fail, isFailure, ok, quoted } from '../answer/envelope.js';
+import { type Calibration, dataFor } from '../calibration.js';
 import type { Operation, OperationContext } from '../context.js';
 import { unixSeconds } from '../platform/clock.js';
 import { loadReference } from '../reference/reference-audio.js';
@@ -71,7 +72,8 @@ export const voiceSave: Operation = async (context) => {
   try {
     const created = await createVoice(context, id, body.ref_audio);
     if (isFailure(created)) return created;
-    return ok({ voice_id: id });
+    const { saveData } = deps.calibration;
+    return ok(saveData ? dataFor(saveData, id) : { voice_id: id });
   } finally {
     voices.release(space, id);
   }
@@ -96,6 +98,25 @@ export function analysisView(analysis: Analysis): UploadAnalysis {
       };
 }
 
+/**
+ * The analysis accepts exactly 3 s and exactly 60 s (`reference-duration-boundaries`); a profile may say
+ * the deployment refuses them: 20016 at 3 s, 20015 at 60 s.
+ */
+function exclusiveBoundary(calibration: Calibration, seconds: number): Failure | undefined {
+  const { referenceMinSeconds: min, referenceMaxSeconds: max } = limits;
+  if (calibration.exclusiveShortest && seconds <= min.value)
+    return fail(
+      'refAudioTooShort',
+      `reference audio is ${seconds} s long; more than ${min.value} s is required`,
+    );
+  if (calibration.exclusiveLongest && seconds >= max.value)
+    return fail(
+      'refAudioTooLong',
+      `reference audio is ${seconds} s long; less than ${max.value} s is allowed`,
+    );
+  return undefined;
+}
+
 async function createVoice(context: OperationContext, id: string, ref: string): Promise<Failure | undefined> {
   const { caller, deps } = context;
   const reference = await loadReference(deps, caller, ref);
@@ -112,6 +133,8 @@ async function createVoice(context: OperationContext, id: string, ref: string): 
       referenceVerdicts[analysis.verdict],
       analysis.reason || errors[referenceVerdicts[analysis.verdict]].message,
     );
+  const boundary = exclusiveBoundary(deps.calibration, analysis.durationSeconds);
+  if (boundary) return boundary;
   const ref32 = (
     await deps.signer.sign(`voice\u0000${caller.voiceSpace}\u0000${id}\u0000${deps.clock.now()}`)
   ).slice(0, 32);
