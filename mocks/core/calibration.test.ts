@@ -383,4 +383,16 @@ describe('createMockService({ profile })', () => {
     for (const verdict of verdicts)
       expect(verdict).toEqual(expect.objectContaining({ ok: true, problems: [] }));
   });
+
+  it('the journal judges PCM headers by the names in effect, a config rename too (no profile)', async () => {
+    const pcmHeaders = { sampleRate: 'X-Rate', channels: 'X-Ch', bitDepth: 'X-Bits' };
+    const service = await serviceWith(undefined, { pcmHeaders }, false);
+    expect((await speak(service, { generate_text: 'hi', audio_format: 'pcm' })).headers.get('x-rate')).toBe(
+      '24000',
+    );
+    const rows = await call(service, '/__mock/requests');
+    expect(rows.body.data.map((r: { verdict: unknown }) => r.verdict)).toEqual([
+      { ok: true, problems: [], checked: 'status' },
+    ]);
+  });
 });
