@@ -163,6 +163,22 @@ describe('parseProfile', () => {
       'points["voice-save-data"].choice.data: missing',
     ],
     [
+      profile({ 'voice-save-data': entry('voice-save-data', { data: 'saved' }) }),
+      'points["voice-save-data"].choice.data: expected an object or null (§2.1), got "saved"',
+    ],
+    [
+      profile({
+        'voice-save-data': entry('voice-save-data', {
+          data: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`),
+        }),
+      }),
+      'points["voice-save-data"].choice.data: nested deeper than 32 levels',
+    ],
+    [
+      profile({ 'voice-save-data': entry('voice-save-data', { data: { text: 'x'.repeat(70_000) } }) }),
+      'points["voice-save-data"].choice.data: 70011 characters of JSON; a data choice holds at most 65536',
+    ],
+    [
       profile({ 'delete-response-body/missing': entry('delete-response-body', { status: 204 }) }),
       'choice.error_code: missing',
     ],

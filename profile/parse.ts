@@ -102,6 +102,23 @@ const bounds = ['inclusive', 'exclusive'] as const;
 /** The largest `max-text-length` a profile may give (the JSON body cap grows with it). */
 export const maxTextLengthCeiling = 1_000_000;
 
+/** How deep and how large a `data` choice may be: every answer it shapes is built from it. */
+export const dataLimits = { depth: 32, bytes: 64 * 1024 } as const;
+
+/** A `data` choice within dataLimits, walked without recursion (a hostile one may be deep). */
+function checkDataSize(data: unknown, field: string): void {
+  const stack: [unknown, number][] = [[data, 1]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [value, depth] = item;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > dataLimits.depth) refuse(field, `nested deeper than ${dataLimits.depth} levels`);
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  const bytes = JSON.stringify(data).length;
+  if (bytes > dataLimits.bytes)
+    refuse(field, `${bytes} characters of JSON; a data choice holds at most ${dataLimits.bytes}`);
+}
+
 function refusalChoice(c: Obj, field: string): Choice {
   object(c, field, ['status', 'error_code'], ['status', 'error_code']);
   return {
@@ -122,6 +139,7 @@ const choiceChecks: Record<ChoiceShape, (c: Obj, field: string) => Choice> = {
     // §2.1: `data` is an object or null; the conformance judge holds a deployment to it too.
     if (c.data !== null && !isObject(c.data))
       refuse(`${field}.data`, `expected an object or null (§2.1), got ${shown(c.data)}`);
+    checkDataSize(c.data, `${field}.data`);
     return { data: structuredClone(c.data) };
   },
   'delete-missing': (c, field) => {
