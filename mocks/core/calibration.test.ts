@@ -31,6 +31,8 @@ async function namedAudio(): Promise<AudioEngine> {
     'pause.wav': refused('pause-too-long'),
     'exact3.wav': { ...accepted, durationSeconds: 3 },
     'exact60.wav': { ...accepted, durationSeconds: 60 },
+    'exact3.mp3': { ...accepted, container: 'mp3', durationSeconds: 3 },
+    'exact60.mp3': { ...accepted, container: 'mp3', durationSeconds: 60 },
   };
   return { ...audio, analyze: async (_bytes, options) => byName[options?.fileName ?? ''] ?? accepted };
 }
@@ -326,28 +328,32 @@ describe('a profile calibrates the other points', () => {
     ).toMatch(/^\d+$/);
   });
 
-  it('reference-duration-boundaries exclusive: exactly 3 s is 20016, exactly 60 s is 20015', async () => {
+  it('reference-duration-boundaries exclusive: a compressed reference of exactly 3 s is 20016, of 60 s 20015', async () => {
     const exclusive = await serviceWith(
       onePoint('reference-duration-boundaries', { shortest: 'exclusive', longest: 'exclusive' }),
     );
-    const three = await save(exclusive, 'three', 'exact3.wav');
+    const three = await save(exclusive, 'three', 'exact3.mp3');
     expect([three.status, three.body.error_code]).toEqual([400, 20016]);
-    const sixty = await save(exclusive, 'sixty', 'exact60.wav');
+    const sixty = await save(exclusive, 'sixty', 'exact60.mp3');
     expect([sixty.status, sixty.body.error_code]).toEqual([400, 20015]);
     expect((await save(exclusive, 'fine', 'r.wav')).status).toBe(200);
+    // A WAV of exactly 3.000 s and 60.000 s stays accepted: §8, a must of the suite.
+    expect((await save(exclusive, 'wav3', 'exact3.wav')).status).toBe(200);
+    expect((await save(exclusive, 'wav60', 'exact60.wav')).status).toBe(200);
     const own = await serviceWith();
-    expect((await save(own, 'three', 'exact3.wav')).status).toBe(200);
-    expect((await save(own, 'sixty', 'exact60.wav')).status).toBe(200);
+    expect((await save(own, 'three', 'exact3.mp3')).status).toBe(200);
+    expect((await save(own, 'sixty', 'exact60.mp3')).status).toBe(200);
     const onlyLongest = await serviceWith(
       onePoint('reference-duration-boundaries', { longest: 'exclusive' }),
     );
-    expect((await save(onlyLongest, 'three', 'exact3.wav')).status).toBe(200);
+    expect((await save(onlyLongest, 'three', 'exact3.mp3')).status).toBe(200);
+    expect((await save(onlyLongest, 'sixty', 'exact60.mp3')).status).toBe(400);
   });
 
   it('a profile status for a duration refusal applies to the boundary refusal too', async () => {
     const profile = everyPointProfile();
     const service = await serviceWith(profile);
-    const three = await save(service, 'three', 'exact3.wav');
+    const three = await save(service, 'three', 'exact3.mp3');
     expect([three.status, three.body.error_code]).toEqual([422, 20016]);
     expect(service.responseViolations).toEqual([]);
   });
