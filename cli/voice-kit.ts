@@ -89,7 +89,7 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
       // --state-dir wins over the file's "stateDir", --profile over its "profile".
       stateDir ??= file.stateDir;
       if (file.profile && flags.profile === undefined)
-        profile = { profile: file.profile, source: flags.config };
+        profile = { profile: file.profile, source: file.profileSource ?? flags.config };
     }
     if (flags.profile !== undefined) profile = await profileFlag(String(flags.profile));
   } catch (error) {

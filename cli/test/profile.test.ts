@@ -136,7 +136,7 @@ describe('voice-kit mock with a profile answers as the profile says (Node server
     try {
       const line = await run.line;
       expect(line).toMatch(
-        /; profile \S+: 4 points \(list-order, list-errors\/unknown-cursor, pcm-header-names, general-errors\/unknown-path\); the rest are the mock's own choices\)$/,
+        /; profile \S*(staging\.json|inline\.json \(inline\)): 4 points \(list-order, list-errors\/unknown-cursor, pcm-header-names, general-errors\/unknown-path\); the rest are the mock's own choices\)$/,
       );
       const url = /http:\/\/[\d.:]+/.exec(line)?.[0];
       const get = (path: string, init: RequestInit = {}) =>

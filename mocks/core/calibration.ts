@@ -71,7 +71,7 @@ export const ownCalibration: Calibration = {
 
 type Choices = Partial<Record<PointId, unknown>>;
 
-/** The refusals a profile answers otherwise, by catalogue entry, with the operations that send them. */
+/** The refusals a profile answers otherwise, by catalogue entry: their status and code. */
 function refusalsOf(choices: Choices): Partial<Record<ErrorName, RefusalAnswer>> {
   const out: Partial<Record<ErrorName, RefusalAnswer>> = {};
   for (const [id, choice] of Object.entries(choices) as [PointId, unknown][]) {

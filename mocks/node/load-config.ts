@@ -16,6 +16,8 @@ export interface MockFile {
   readonly stateDir: string | undefined;
   /** `"profile"` of the file (a path, against the file's own folder, or the profile inline). */
   readonly profile?: Profile;
+  /** Where it came from, for the start line: the profile file, or `<config file> (inline)`. */
+  readonly profileSource?: string;
 }
 
 /** The file's `"profile"`: a file (relative to the config file) or an inline object; a ProfileError names both. */
@@ -67,7 +69,12 @@ export async function readMockFile(path: string): Promise<MockFile> {
   return {
     config,
     stateDir: stateDir === undefined ? undefined : resolve(dirname(path), stateDir as string),
-    ...(profile === undefined ? {} : { profile: await profileOf(path, profile) }),
+    ...(profile === undefined
+      ? {}
+      : {
+          profile: await profileOf(path, profile),
+          profileSource: typeof profile === 'string' ? resolve(dirname(path), profile) : `${path} (inline)`,
+        }),
   };
 }
 
