@@ -28,7 +28,8 @@ function startIndex(
 
 /**
  * GET /v1/voice/list (§4.3): the custom voices of the caller's organization and environment, oldest
- * first (newest first when a calibration profile says so), page by page. `total` counts this page only; `next_voice_id` is the first voice of the next page.
+ * first (newest first when a calibration profile says so), page by page. `total` counts this page
+ * only; `next_voice_id` is the first voice of the next page.
  */
 export const voiceList: Operation = ({ caller, query, url, deps }) => {
   const size = query.page_size === undefined ? limits.pageSizeDefault.value : Number(query.page_size);
