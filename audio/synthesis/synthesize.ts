@@ -13,7 +13,7 @@
 
 import type { SynthesisRequest, SynthesisStream } from '../types.js';
 import type { SynthesisCaches } from './caches.js';
-import { mp3Chunks } from './mp3-encode.js';
+import { MP3_KBPS, mp3Chunks } from './mp3-encode.js';
 import { planUtterance } from './plan.js';
 import { Renderer } from './render.js';
 import { sampleRateOf, synthesizeStream } from './stream.js';
@@ -33,7 +33,9 @@ export { DEFAULT_CHUNK_MS, DEFAULT_SAMPLE_RATE } from './stream.js';
  * for (const chunk of stream.chunks()) response.write(chunk); // header first, then 100 ms per chunk
  */
 export function synthesize(request: SynthesisRequest, caches?: SynthesisCaches): SynthesisStream {
-  return synthesizeStream(request, caches, mp3Chunks);
+  if (!caches) return synthesizeStream(request, caches, mp3Chunks);
+  // The spare encoders of `caches`: a stream's first frame does not wait for its encoder to be made.
+  return synthesizeStream(request, caches, (pcm, rate) => mp3Chunks(pcm, rate, MP3_KBPS, caches.mp3Spares));
 }
 
 /**
