@@ -5,6 +5,7 @@ import type { SynthesisRequest, VoiceProfile } from '../types.js';
 import { SynthesisCaches } from './caches.js';
 import { MP3_KBPS, mp3Chunks, spareEncoder } from './mp3-encode.js';
 import { Mp3Spares } from './mp3-spares.js';
+import { synthesizeStream } from './stream.js';
 import { synthesize } from './synthesize.js';
 import { systemVoices } from './voices.js';
 
@@ -58,8 +59,11 @@ const digest = (chunks: readonly Uint8Array[]) => {
 };
 
 describe('mp3 streams: the bytes and the chunks of main, sooner', () => {
-  it('gives main’s bytes and number of chunks, with and without spare encoders', () => {
-    const caches = new SynthesisCaches();
+  it('gives main’s bytes and number of chunks, with and without a spare encoder', () => {
+    // One spare at most: the streams here are of many shapes, and each would make spares up to 50.
+    const spares = new Mp3Spares(1);
+    const withSpares = (request: SynthesisRequest) =>
+      synthesizeStream(request, undefined, (pcm, rate) => mp3Chunks(pcm, rate, MP3_KBPS, spares));
     let sparesTaken = 0;
     for (const row of main) {
       const request = requestOf(row);
@@ -67,11 +71,10 @@ describe('mp3 streams: the bytes and the chunks of main, sooner', () => {
       const plain = [...synthesize(request).chunks()];
       expect([row[0], request.sampleRate, request.chunkMs, plain.length, digest(plain)]).toEqual(expected);
       // A spare of this shape ready, as a mock that streamed mp3 before has.
-      caches.mp3Spares.restock(request.sampleRate, MP3_KBPS, () => spareEncoder(request.sampleRate), 1);
-      const spares = caches.mp3Spares.size;
-      const chunks = synthesize(request, caches).chunks();
+      spares.restock(request.sampleRate, MP3_KBPS, () => spareEncoder(request.sampleRate), 1);
+      const chunks = withSpares(request).chunks();
       const first = chunks.next().value as Uint8Array;
-      if (caches.mp3Spares.size < spares) sparesTaken += 1;
+      if (spares.size === 0) sparesTaken += 1;
       const all = [first, ...chunks];
       expect([row[0], request.sampleRate, request.chunkMs, all.length, digest(all)]).toEqual(expected);
     }
@@ -95,13 +98,13 @@ describe('mp3 streams: the bytes and the chunks of main, sooner', () => {
     const chunks = () => [samples.subarray(0, 2400), samples.subarray(2400, 4800), samples.subarray(4800)];
     const reference = new Mp3Encoder(1, 24_000, MP3_KBPS);
     const whole = [...chunks().map((chunk) => reference.encodeBuffer(chunk)), reference.flush()];
-    const spares = new Mp3Spares(4);
+    const spares = new Mp3Spares(8);
     spares.restock(24_000, MP3_KBPS, () => spareEncoder(24_000), 1);
     const out = [...mp3Chunks(chunks(), 24_000, MP3_KBPS, spares)];
     expect(Buffer.concat(out)).toEqual(Buffer.concat(whole.map((bytes) => new Uint8Array(bytes))));
     expect(out.length).toBe(whole.filter((bytes) => bytes.length > 0).length);
-    // Not taken (its silence did not fit), then two more made as the stream ended.
-    expect(spares.size).toBe(3);
+    // Not taken (its silence did not fit); one more made after each chunk sent.
+    expect(spares.size).toBe(1 + out.length);
   });
 });
 
@@ -127,17 +130,20 @@ describe('Mp3Spares', () => {
     expect(spares.size).toBe(0);
   });
 
-  it('are made as mp3 streams end (a dropped one too), counted in the caches, emptied with them', () => {
+  it('are made after each chunk a stream sends, up to their capacity, counted in the caches, emptied with them', () => {
     const caches = new SynthesisCaches();
     const request = requestOf(main[0] as (typeof main)[number]);
-    for (const _ of synthesize(request, caches).chunks());
-    expect(caches.mp3Spares.size).toBe(2);
+    const chunks = [...synthesize(request, caches).chunks()];
+    expect([chunks.length, caches.mp3Spares.size]).toEqual([15, 15]);
     const dropped = synthesize(request, caches).chunks();
     dropped.next();
-    expect(caches.mp3Spares.size).toBe(1);
+    // Taken before the first chunk; none made before it, nor after the stream is dropped.
+    expect(caches.mp3Spares.size).toBe(14);
     dropped.return();
-    expect(caches.mp3Spares.size).toBe(3);
-    expect(caches.size).toBeGreaterThanOrEqual(3);
+    expect(caches.mp3Spares.size).toBe(14);
+    for (let i = 0; i < 4; i++) for (const _ of synthesize(request, caches).chunks());
+    expect(caches.mp3Spares.size).toBe(caches.mp3Spares.capacity);
+    expect(caches.size).toBeGreaterThan(caches.mp3Spares.capacity);
     caches.clear();
     expect([caches.mp3Spares.size, caches.size]).toEqual([0, 0]);
   });

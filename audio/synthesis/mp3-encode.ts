@@ -20,8 +20,8 @@ const silenceStep = 16;
  * goes in a frame's worth at a time until a frame comes out (~0.3 ms at 24 kHz, where a whole 100 ms
  * chunk took ~0.8 ms). The frames that follow it in its PCM chunk go out with the next chunk. LAME
  * encodes a frame once it holds enough samples, whatever calls they came in, so every byte, and the
- * number of chunks (so the pacing of a stream), are those of a new encoder fed each chunk whole. Two
- * spares are made when the chunks end.
+ * number of chunks (so the pacing of a stream), are those of a new encoder fed each chunk whole. After
+ * each chunk is sent, one spare is made while there is room, so a mock's first mp3 stream fills them.
  *
  * @example
  * for (const bytes of mp3Chunks(pcmChunks(), 24000)) socket.write(bytes);
@@ -37,34 +37,36 @@ export function* mp3Chunks(
   }
   let encoder: Mp3Encoder | undefined;
   const encode = (samples: Int16Array) => (encoder as Mp3Encoder).encodeBuffer(samples);
-  try {
-    let sounding = false;
-    // The frames after the first one in its PCM chunk, sent with the next bytes.
-    let held: Uint8Array | undefined;
-    for (const chunk of pcm) {
-      if (!sounding) {
-        const spare = encoder ? undefined : spares?.take(sampleRate, kbps, (n) => startsSilent(chunk, n));
-        encoder ??= spare?.encoder ?? new Mp3Encoder(1, sampleRate, kbps);
-        const early = spare
-          ? { bytes: spare.firstFrame, fed: spare.silence }
-          : firstFrame(encode, chunk, sampleRate >= 32_000 ? 1152 : 576);
-        if (early.bytes.length === 0) continue;
-        sounding = true;
-        yield new Uint8Array(early.bytes);
-        held = new Uint8Array(encode(chunk.subarray(early.fed)));
-        continue;
-      }
-      const out = encode(chunk);
-      if (out.length === 0) continue;
-      yield joined(held, out);
-      held = undefined;
+  // After each chunk is sent, one spare for a later stream, in this stream's turn.
+  const restock = () => spares?.restock(sampleRate, kbps, () => spareEncoder(sampleRate, kbps), 1);
+  let sounding = false;
+  // The frames after the first one in its PCM chunk, sent with the next bytes.
+  let held: Uint8Array | undefined;
+  for (const chunk of pcm) {
+    if (!sounding) {
+      const spare = encoder ? undefined : spares?.take(sampleRate, kbps, (n) => startsSilent(chunk, n));
+      encoder ??= spare?.encoder ?? new Mp3Encoder(1, sampleRate, kbps);
+      const early = spare
+        ? { bytes: spare.firstFrame, fed: spare.silence }
+        : firstFrame(encode, chunk, sampleRate >= 32_000 ? 1152 : 576);
+      if (early.bytes.length === 0) continue;
+      sounding = true;
+      yield new Uint8Array(early.bytes);
+      restock();
+      held = new Uint8Array(encode(chunk.subarray(early.fed)));
+      continue;
     }
-    encoder ??= new Mp3Encoder(1, sampleRate, kbps);
-    const tail = encoder.flush();
-    if (tail.length > 0 || (held && held.length > 0)) yield joined(held, tail);
-  } finally {
-    spares?.restock(sampleRate, kbps, () => spareEncoder(sampleRate, kbps));
+    const out = encode(chunk);
+    if (out.length === 0) continue;
+    yield joined(held, out);
+    restock();
+    held = undefined;
   }
+  encoder ??= new Mp3Encoder(1, sampleRate, kbps);
+  const tail = encoder.flush();
+  if (tail.length === 0 && !held?.length) return;
+  yield joined(held, tail);
+  restock();
 }
 
 /**

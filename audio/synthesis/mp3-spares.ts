@@ -21,13 +21,13 @@ export interface Mp3Spare {
 
 /**
  * At most `capacity` spares of one shape (the latest asked for; another shape empties them). A stream
- * takes one (`take`) if it begins with the spare's silence; each stream that ends makes two more
- * (`restock`), off its listeners' first byte, until the spares are full: a mock that encodes mp3
- * keeps about as many as it had streams at once, and one that never does keeps none.
+ * takes one (`take`) if it begins with the spare's silence; a stream makes one more after each chunk
+ * it sends (`restock`), never before a first byte, until the spares are full: a mock that encodes mp3
+ * fills them during its first stream, and one that never does keeps none (nor loads lamejs).
  *
  * @example
  * const spare = spares.take(24_000, 64, (silence) => startsSilent(firstChunk, silence));
- * spares.restock(24_000, 64, () => spareEncoder(24_000, 64)); // when its stream ends
+ * spares.restock(24_000, 64, () => spareEncoder(24_000, 64), 1); // after a chunk is sent
  */
 export class Mp3Spares {
   private shape = '';
@@ -43,7 +43,7 @@ export class Mp3Spares {
   }
 
   /** Makes up to `count` more spares of this shape with `make`, while there is room. */
-  restock(sampleRate: number, kbps: number, make: () => Mp3Spare, count = 2): void {
+  restock(sampleRate: number, kbps: number, make: () => Mp3Spare, count: number): void {
     const shape = shapeOf(sampleRate, kbps);
     if (shape !== this.shape) {
       this.spares.length = 0;
