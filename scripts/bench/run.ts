@@ -243,11 +243,12 @@ if (want('synthesis')) {
 if (want('mp3')) {
   sectionStart = cpuTimes();
   const newcomers = smoke ? 3 : 50;
-  const first = mp3FirstChunk(newcomers, smoke ? 300 : 2000, smoke ? 1 : 7);
+  const characters = smoke ? 300 : 2000;
+  const first = mp3FirstChunk(newcomers, characters, smoke ? 1 : 7);
   const whole = mp3Whole(smoke ? 1 : 4, smoke ? 40 : 200, smoke ? 1 : 3);
   results.mp3 = { first, whole };
   log(
-    `\n## MP3 stream costs (in process: ${newcomers} streams of 2,000 characters started at once, each to its first chunk)`,
+    `\n## MP3 stream costs (in process: ${newcomers} streams of ${characters.toLocaleString('en')} characters started at once, each to its first chunk)`,
   );
   log('way           ms per stream (median)  rounds                                first chunk bytes');
   for (const r of first)
