@@ -76,7 +76,9 @@ function firstChunks(
     open.push(chunks);
   }
   const ms = (performance.now() - started) / newcomers;
-  // Dropped as a client going away drops them (MP3 now makes its spares for the next round here).
+  // Each sends its second chunk (MP3 now makes a spare for a later stream after each chunk it sent:
+  // the spares of the next round), then is dropped as a client going away drops it.
+  for (const chunks of open) chunks.next();
   for (const chunks of open) chunks.return();
   return { ms, firstChunkBytes };
 }

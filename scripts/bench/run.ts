@@ -256,7 +256,7 @@ if (want('mp3')) {
       `${r.way.padEnd(14)}${fmt(r.msPerStream, 3).padEnd(24)}${r.rounds
         .map((ms) => fmt(ms, 2))
         .join(' ')
-        .padEnd(38)}${r.firstChunkBytes}`,
+        .padEnd(38)} ${r.firstChunkBytes}`,
     );
   const [wav, main, now] = first as [(typeof first)[0], (typeof first)[0], (typeof first)[0]];
   log(
