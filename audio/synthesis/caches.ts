@@ -1,10 +1,12 @@
 /**
  * What the synthesizer keeps from one request for the next, in one object its owner holds and may clear
  * (the mock's default engine holds one: `lazyAudioEngine().caches`). Every memo is bounded and holds
- * results of pure functions of the request, so a hit changes no byte; none holds audio. Only types are
- * imported here, so the mock can create one without loading the synthesizer.
+ * results of pure functions of the request, so a hit changes no byte; none holds audio. Beside them,
+ * spare MP3 encoders (mp3-spares.ts). Nothing of the synthesizer or lamejs is loaded here, so the
+ * mock can create one without loading either.
  */
 
+import { Mp3Spares } from './mp3-spares.js';
 import type { PlannedSize } from './utterance.js';
 import type { CharAction, Syllable } from './vocabulary.js';
 
@@ -93,16 +95,22 @@ export class SynthesisCaches {
   readonly words = new BoundedMemo<readonly Syllable[]>(4096);
   /** What each character beyond ASCII does to a text: up to 4,096 characters, then emptied. */
   readonly characters = new BoundedMemo<CharAction>(4096);
+  /**
+   * Unused MP3 encoders made ahead (~250 KB each), so that a stream does not make its own before its
+   * first frame: up to 50, the streams at once of a load test (issue #25), made as mp3 streams end.
+   */
+  readonly mp3Spares = new Mp3Spares(50);
 
   /** Forgets everything kept. Later results are the same bytes; only their first computation costs more. */
   clear(): void {
     this.plans.clear();
     this.words.clear();
     this.characters.clear();
+    this.mp3Spares.clear();
   }
 
-  /** Entries kept in all memos together. */
+  /** Entries kept in all memos together, spare encoders included. */
   get size(): number {
-    return this.plans.size + this.words.size + this.characters.size;
+    return this.plans.size + this.words.size + this.characters.size + this.mp3Spares.size;
   }
 }

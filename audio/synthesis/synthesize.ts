@@ -5,7 +5,7 @@
  * plan-phrase.ts turn it into a segment timeline (segment-builder.ts, prosody.ts, voices.ts, rng.ts),
  * render.ts and source-filter.ts play it as 16-bit samples, and stream.ts, wav-encode.ts and
  * mp3-encode.ts package them. What may be reused between requests lives in a SynthesisCaches
- * (caches.ts) that the caller owns and passes in.
+ * (caches.ts) that the caller owns and passes in, spare MP3 encoders (mp3-spares.ts) among it.
  *
  * Imports ../types.ts, the contract's media types and lamejs (mp3-encode.ts); never ../analysis/ or
  * ../containers/.
@@ -13,7 +13,7 @@
 
 import type { SynthesisRequest, SynthesisStream } from '../types.js';
 import type { SynthesisCaches } from './caches.js';
-import { mp3Chunks } from './mp3-encode.js';
+import { MP3_KBPS, mp3Chunks } from './mp3-encode.js';
 import { planUtterance } from './plan.js';
 import { Renderer } from './render.js';
 import { sampleRateOf, synthesizeStream } from './stream.js';
@@ -33,7 +33,9 @@ export { DEFAULT_CHUNK_MS, DEFAULT_SAMPLE_RATE } from './stream.js';
  * for (const chunk of stream.chunks()) response.write(chunk); // header first, then 100 ms per chunk
  */
 export function synthesize(request: SynthesisRequest, caches?: SynthesisCaches): SynthesisStream {
-  return synthesizeStream(request, caches, mp3Chunks);
+  if (!caches) return synthesizeStream(request, caches, mp3Chunks);
+  // The spare encoders of `caches`: a stream's first frame does not wait for its encoder to be made.
+  return synthesizeStream(request, caches, (pcm, rate) => mp3Chunks(pcm, rate, MP3_KBPS, caches.mp3Spares));
 }
 
 /**

@@ -6,6 +6,7 @@ import { analysisSpeed, synthesisSpeed } from './engine.js';
 import { fairStreaming } from './fairness.js';
 import { concurrency, listThroughput, startup, streamLatency, uploads } from './http-bench.js';
 import { heldBodiesMemory, keylessMemory } from './keyless.js';
+import { mp3FirstChunk, mp3Whole } from './mp3.js';
 import { persistCost } from './persist.js';
 import { proxyBench } from './proxy.js';
 import { statePollCost } from './state-poll.js';
@@ -21,7 +22,7 @@ cli.option('--json <file>', 'also write the results as JSON');
 cli.option('--smoke', 'tiny durations: checks that every section runs, judges nothing');
 cli.option(
   '--only <sections>',
-  'comma-separated: startup,list,stream,fairness,complete,synthesis,analysis,upload,concurrency,proxy,persist,keyless,statepoll',
+  'comma-separated: startup,list,stream,fairness,mp3,complete,synthesis,analysis,upload,concurrency,proxy,persist,keyless,statepoll',
 );
 cli.option('--rounds <n>', 'interleaved rounds of the list section (each server once per round)', {
   default: 2,
@@ -237,6 +238,52 @@ if (want('synthesis')) {
     met: speed.wav.realtimeFactor >= 1000,
   });
   stolen('synthesis');
+}
+
+if (want('mp3')) {
+  sectionStart = cpuTimes();
+  const newcomers = smoke ? 3 : 50;
+  const characters = smoke ? 300 : 2000;
+  const first = mp3FirstChunk(newcomers, characters, smoke ? 1 : 7);
+  const whole = mp3Whole(smoke ? 1 : 4, smoke ? 40 : 200, smoke ? 1 : 3);
+  results.mp3 = { first, whole };
+  log(
+    `\n## MP3 stream costs (in process: ${newcomers} streams of ${characters.toLocaleString('en')} characters started at once, each to its first chunk)`,
+  );
+  log('way           ms per stream (median)  rounds                                first chunk bytes');
+  for (const r of first)
+    log(
+      `${r.way.padEnd(14)}${fmt(r.msPerStream, 3).padEnd(24)}${r.rounds
+        .map((ms) => fmt(ms, 2))
+        .join(' ')
+        .padEnd(38)} ${r.firstChunkBytes}`,
+    );
+  const [wav, main, now] = first as [(typeof first)[0], (typeof first)[0], (typeof first)[0]];
+  log(
+    `mp3 now / as main ${fmt(now.msPerStream / main.msPerStream, 2)}; mp3 now / wav ${fmt(now.msPerStream / wav.msPerStream, 2)}`,
+  );
+  log(
+    `whole streams (${smoke ? 1 : 4} × ${smoke ? 40 : 200} characters each way, ${smoke ? 1 : 3} rounds), CPU ms: where an mp3 stream's time goes`,
+  );
+  for (const r of whole)
+    log(
+      `${r.way.padEnd(22)}${fmt(r.cpuMs, 0).padStart(7)} ms for ${fmt(r.audioSeconds)} s of audio (${fmt(r.audioSeconds / (r.cpuMs / 1000), 0)}× real time)`,
+    );
+  const [render, wholeMain, wholeNow] = whole as [(typeof whole)[0], (typeof whole)[0], (typeof whole)[0]];
+  log(
+    `rendering is ${fmt((100 * render.cpuMs) / wholeNow.cpuMs)} % of an mp3 stream's CPU, the encoder (lamejs) the rest`,
+  );
+  targets.push({
+    target: `mp3: first chunk of ${newcomers} streams at once ≤ ½ of main's (380cf13) way`,
+    value: `${fmt(now.msPerStream, 3)} ms per stream, ${fmt(main.msPerStream, 3)} as main (${fmt(now.msPerStream / main.msPerStream, 2)}×); wav ${fmt(wav.msPerStream, 3)} ms`,
+    met: now.msPerStream <= main.msPerStream / 2,
+  });
+  targets.push({
+    target: 'mp3: a whole stream costs no more CPU than as main (≤ 105 %)',
+    value: `${fmt((100 * wholeNow.cpuMs) / wholeMain.cpuMs)} %`,
+    met: wholeNow.cpuMs <= wholeMain.cpuMs * 1.05,
+  });
+  stolen('mp3');
 }
 
 if (want('analysis')) {

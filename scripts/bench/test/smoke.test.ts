@@ -31,6 +31,19 @@ describe('npm run bench -- --smoke', () => {
     }
   });
 
+  it('runs the mp3 section: first chunks side by side, and where a whole stream goes', async () => {
+    const { code, stdout } = await smokeRun('mp3');
+    expect(code).toBe(0);
+    for (const way of ['wav', 'mp3 as main', 'mp3 now'])
+      expect(stdout).toMatch(new RegExp(`^${way} +[\\d.]+ +[\\d. ]+ \\d+$`, 'm'));
+    expect(stdout).toMatch(/^mp3 now \/ as main [\d.]+; mp3 now \/ wav [\d.]+$/m);
+    expect(stdout).toMatch(
+      /^rendering is [\d.]+ % of an mp3 stream's CPU, the encoder \(lamejs\) the rest$/m,
+    );
+    expect(stdout).toMatch(/^(met {3}|MISSED) mp3: first chunk of 3 streams at once ≤ ½ of main's/m);
+    expect(stdout).toMatch(/^(met {3}|MISSED) mp3: a whole stream costs no more CPU than as main/m);
+  });
+
   // The section spawns the built mock (dist/, built first as `npm run bench` does), and reads /proc.
   it.runIf(process.platform === 'linux')(
     'runs the complete-audio section and prints its peak RSS growth and target',
