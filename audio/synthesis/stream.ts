@@ -1,5 +1,6 @@
 /**
- * The synthesizer's streams: plan, then lazily rendered chunks with the exact size up front. Kept apart
+ * The synthesizer's streams: plan, then lazily rendered chunks with the exact size up front (raw PCM:
+ * counted only when asked for, its first chunk needs none). Kept apart
  * from synthesize.ts, which adds the MP3 encoder (lamejs), so that WAV and PCM load no encoder.
  */
 
@@ -81,7 +82,7 @@ export function synthesizeStream(
 
 /**
  * The stream of a synthesis: its metadata, with a lazy chunk generator. The utterance's size is
- * counted up front (so sizes are exact); its segments are planned and its audio rendered only as
+ * counted up front (so sizes are exact; for raw PCM when first asked for, see pcmStreamOf); its segments are planned and its audio rendered only as
  * chunks are pulled.
  */
 function streamOf(
