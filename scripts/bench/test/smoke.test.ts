@@ -82,6 +82,10 @@ describe('npm run bench -- --smoke', () => {
         new RegExp(`^(met {3}|MISSED) fairness ${format}, .+: a list during the load`, 'm'),
       );
     }
+    expect(stdout).toMatch(
+      /^20 WAV streams of 300 characters at once, each cut after its first bytes \(20 had them\)/m,
+    );
+    expect(stdout).toMatch(/^(met {3}|MISSED) fairness: 20 streams cut mid-way, memory within 20 MB/m);
   }, 120_000);
 
   // Spawns the built mock twice, in memory and on a state dir, and compares them.
