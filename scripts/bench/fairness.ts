@@ -236,8 +236,9 @@ export interface AbortedRow {
   readonly sounded: number;
   readonly baselineMiB: number;
   readonly peakMiB: number;
-  /** RSS 2 s after the last stream was cut. */
+  /** RSS `settleMs` after the last stream was cut. */
   readonly afterMiB: number;
+  readonly settleMs: number;
   readonly growthAfterMB: number;
 }
 
@@ -246,7 +247,12 @@ export interface AbortedRow {
  * first bytes (issue 25: memory returns to its baseline): the mock's RSS before, at its peak, and 2 s
  * after.
  */
-export async function abortedStreams(streams: number, characters: number): Promise<AbortedRow> {
+export async function abortedStreams(
+  streams: number,
+  characters: number,
+  /** How long after the last cut RSS is read (2 s; shorter for a smoke run, which judges nothing). */
+  settleMs = 2000,
+): Promise<AbortedRow> {
   const mock = await spawnMock();
   try {
     const pid = mock.child.pid as number;
@@ -256,7 +262,7 @@ export async function abortedStreams(streams: number, characters: number): Promi
     resetPeak(pid);
     const cut = await streamsFrom(mock.url, 'wav', streams, characters, 'aborted', 'cut');
     const peak = memoryOf(pid).peak;
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
     const after = memoryOf(pid).rss;
     return {
       streams,
@@ -265,6 +271,7 @@ export async function abortedStreams(streams: number, characters: number): Promi
       baselineMiB: baseline / 2 ** 20,
       peakMiB: peak / 2 ** 20,
       afterMiB: after / 2 ** 20,
+      settleMs,
       growthAfterMB: (after - baseline) / 1e6,
     };
   } finally {
