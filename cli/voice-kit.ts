@@ -5,6 +5,7 @@
  * May import conformance/ and mocks/; nothing in conformance/ or mocks/ imports cli/.
  */
 import { resolve } from 'node:path';
+import { keepYoungGenerationSmall } from '../common/young-generation.js';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
 import { type MockServerStartup, startMockServer } from '../mocks/node/server.js';
@@ -103,6 +104,8 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   }
   if (flags.repair === true && stateDir === undefined)
     return usage(fail, ['--repair: repairs a state dir; give one with --state-dir'], 'mock');
+  // This process is the mock's own: its memory comes back after a burst of streams (young-generation.ts).
+  keepYoungGenerationSmall();
   let server: Awaited<ReturnType<typeof startMockServer>>;
   try {
     server = await startMockServer({

@@ -164,6 +164,39 @@ function plannedSize(request: SynthesisRequest, sampleRate: number, caches: Synt
   return caches.plans.set(key, { voice: request.voice, prepared, totalSamples: countSamples(prepared) });
 }
 
+/** A plan made as it is rendered (`planLazily`, `planUncounted`): how many samples are planned so far. */
+export interface GrowingPlan extends UtterancePlan {
+  readonly more: () => boolean;
+  /** The samples planned so far: the whole utterance's once `more()` has answered false. */
+  readonly planned: () => number;
+}
+
+/** The lazy plan of a prepared utterance, of `totalSamples` when counted (else NaN). */
+function growingPlan(prepared: PreparedUtterance, totalSamples: number): GrowingPlan {
+  const builder = builderFor(prepared);
+  const steps = speak(prepared, builder);
+  const segments = builder.segments as (Segment | undefined)[];
+  let finished = false;
+  let released = 0;
+  return {
+    segments: builder.segments,
+    totalSamples,
+    sampleRate: prepared.sampleRate,
+    seed: prepared.seed,
+    jitter: prepared.style.jitter,
+    more: () => {
+      if (finished) return false;
+      finished = steps.next().done === true;
+      return true;
+    },
+    planned: () => builder.totalSamples,
+    // Rendered segments are let go, so a long or one of many concurrent streams holds one phrase.
+    release: (index) => {
+      for (; released < index; released++) segments[released] = undefined;
+    },
+  };
+}
+
 /**
  * The same plan, made as it is rendered: a counting pass (no segments kept) gives the exact size at
  * once, then `more()` plans one phrase at a time. A stream's first chunk no longer waits for the
@@ -180,27 +213,41 @@ export function planLazily(
   request: SynthesisRequest,
   sampleRate: number,
   caches: SynthesisCaches = new SynthesisCaches(),
-): UtterancePlan {
+): GrowingPlan {
   const { prepared, totalSamples } = plannedSize(request, sampleRate, caches);
-  const builder = builderFor(prepared);
-  const steps = speak(prepared, builder);
-  const segments = builder.segments as (Segment | undefined)[];
-  let finished = false;
-  let released = 0;
-  return {
-    segments: builder.segments,
-    totalSamples,
-    sampleRate,
-    seed: prepared.seed,
-    jitter: prepared.style.jitter,
-    more: () => {
-      if (finished) return false;
-      finished = steps.next().done === true;
-      return true;
-    },
-    // Rendered segments are let go, so a long or one of many concurrent streams holds one phrase.
-    release: (index) => {
-      for (; released < index; released++) segments[released] = undefined;
-    },
-  };
+  return growingPlan(prepared, totalSamples);
+}
+
+/**
+ * The same plan without the counting pass, for audio whose first bytes carry no size (raw PCM):
+ * `totalSamples` is NaN, and `planned()` is the size once `more()` has answered false. Under 50
+ * streams at once, each new one's count of its 2,000 characters (~0.1 ms) was work every stream after
+ * it waited for before its first byte. An identical request counted lately is planned from `caches`
+ * with its size.
+ *
+ * @example
+ * const plan = planUncounted(request, 24000, caches); // render until plan.more() is false
+ */
+export function planUncounted(
+  request: SynthesisRequest,
+  sampleRate: number,
+  caches: SynthesisCaches = new SynthesisCaches(),
+): GrowingPlan {
+  const known = caches.plans.get(plannedKey(request, sampleRate));
+  if (known && known.voice === request.voice) return growingPlan(known.prepared, known.totalSamples);
+  return growingPlan(prepare(request, sampleRate, caches), Number.NaN);
+}
+
+/**
+ * The exact sample count of a request (its parse and count kept in `caches`, see `plannedSize`).
+ *
+ * @example
+ * countedSamples(request, 24000, caches) / 24000; // the duration in seconds
+ */
+export function countedSamples(
+  request: SynthesisRequest,
+  sampleRate: number,
+  caches: SynthesisCaches,
+): number {
+  return plannedSize(request, sampleRate, caches).totalSamples;
 }

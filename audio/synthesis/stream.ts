@@ -1,5 +1,6 @@
 /**
- * The synthesizer's streams: plan, then lazily rendered chunks with the exact size up front. Kept apart
+ * The synthesizer's streams: plan, then lazily rendered chunks with the exact size up front (raw PCM:
+ * counted only when asked for, its first chunk needs none). Kept apart
  * from synthesize.ts, which adds the MP3 encoder (lamejs), so that WAV and PCM load no encoder.
  */
 
@@ -7,7 +8,7 @@ import { audioMediaTypes } from '../../openapi/contract.js';
 import type { SynthesisRequest, SynthesisStream } from '../types.js';
 import { SynthesisCaches } from './caches.js';
 import { mp3ByteLength } from './mp3-frames.js';
-import { planLazily } from './plan.js';
+import { countedSamples, type GrowingPlan, planLazily, planUncounted } from './plan.js';
 import { Renderer } from './render.js';
 import type { UtterancePlan } from './utterance.js';
 import { int16Bytes, wavHeader } from './wav-encode.js';
@@ -31,6 +32,25 @@ function* pcmChunks(plan: UtterancePlan, chunkSamples: number): Generator<Int16A
   const renderer = new Renderer(plan);
   for (let at = 0; at < plan.totalSamples; at += chunkSamples) {
     const chunk = new Int16Array(Math.min(chunkSamples, plan.totalSamples - at));
+    renderer.render(chunk, 0, chunk.length);
+    yield chunk;
+  }
+}
+
+/**
+ * The same chunks from a plan whose size may not be counted yet (`planUncounted`): each chunk is
+ * planned before it is rendered, and the one that reaches the plan's end is the shorter last one, so
+ * the chunks are those of pcmChunks, byte for byte.
+ */
+function* plannedChunks(plan: GrowingPlan, chunkSamples: number): Generator<Int16Array, void, void> {
+  const renderer = new Renderer(plan);
+  for (let at = 0; ; at += chunkSamples) {
+    while (plan.planned() < at + chunkSamples && plan.more()) {
+      // plan phrases until this chunk is planned, or the utterance has ended
+    }
+    const left = plan.planned() - at;
+    if (left <= 0) return;
+    const chunk = new Int16Array(Math.min(chunkSamples, left));
     renderer.render(chunk, 0, chunk.length);
     yield chunk;
   }
@@ -62,7 +82,7 @@ export function synthesizeStream(
 
 /**
  * The stream of a synthesis: its metadata, with a lazy chunk generator. The utterance's size is
- * counted up front (so sizes are exact); its segments are planned and its audio rendered only as
+ * counted up front (so sizes are exact; for raw PCM when first asked for, see pcmStreamOf); its segments are planned and its audio rendered only as
  * chunks are pulled.
  */
 function streamOf(
@@ -71,6 +91,9 @@ function streamOf(
   encodeMp3: Mp3Encoding,
 ): SynthesisStream {
   const sampleRate = sampleRateOf(request);
+  const chunkMs = request.chunkMs ?? DEFAULT_CHUNK_MS;
+  const chunkSamples = Math.max(1, Math.round((sampleRate * chunkMs) / 1000));
+  if (request.format === 'pcm') return pcmStreamOf(request, sampleRate, chunkSamples, caches);
   // Planned as the chunks are pulled, so the first chunk of a long text is not kept waiting. A lazy
   // plan is rendered once, so each further call of chunks() plans again (its size from `caches`).
   const plan = planLazily(request, sampleRate, caches);
@@ -80,8 +103,6 @@ function streamOf(
     unused = undefined;
     return next;
   };
-  const chunkMs = request.chunkMs ?? DEFAULT_CHUNK_MS;
-  const chunkSamples = Math.max(1, Math.round((sampleRate * chunkMs) / 1000));
   const dataBytes = plan.totalSamples * 2;
   const format = request.format;
   const common = {
@@ -121,6 +142,41 @@ function streamOf(
         yield joined;
       }
       if (first) yield first;
+    },
+  };
+}
+
+/**
+ * Raw PCM: no header, so nothing before the first chunk needs the size. The text is planned as its
+ * chunks are pulled, with no counting pass first (`planUncounted`); the size is counted only when
+ * asked for (`byteLength`, `durationSeconds`: a complete answer's Content-Length), and kept.
+ */
+function pcmStreamOf(
+  request: SynthesisRequest,
+  sampleRate: number,
+  chunkSamples: number,
+  caches: SynthesisCaches,
+): SynthesisStream {
+  let samples: number | undefined;
+  const total = (): number => {
+    samples ??= countedSamples(request, sampleRate, caches);
+    return samples;
+  };
+  return {
+    format: 'pcm',
+    mediaType: audioMediaTypes.pcm,
+    sampleRate,
+    channels: 1,
+    bitDepth: 16,
+    get durationSeconds() {
+      return total() / sampleRate;
+    },
+    get byteLength() {
+      return total() * 2;
+    },
+    *chunks() {
+      for (const samples of plannedChunks(planUncounted(request, sampleRate, caches), chunkSamples))
+        yield int16Bytes(samples);
     },
   };
 }

@@ -24,7 +24,8 @@ export { DEFAULT_CHUNK_MS, DEFAULT_SAMPLE_RATE } from './stream.js';
 
 /**
  * Plans a synthesis and returns its metadata with a lazy chunk generator. The utterance's size is
- * counted up front (so sizes are exact); its segments are planned and its audio rendered only as
+ * counted up front (so sizes are exact; raw PCM counts it when `byteLength` or `durationSeconds` is
+ * first read, as its chunks need none); its segments are planned and its audio rendered only as
  * chunks are pulled. With `caches`, what an identical later request can reuse (the parse, the size) is
  * kept there; without, nothing is kept after the stream is dropped.
  *

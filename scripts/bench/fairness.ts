@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { apiKey, spawnMock } from './http-bench.js';
-import { root } from './servers.js';
+import { freePort, memoryOf, resetPeak, root, type Spawned, spawnServer } from './servers.js';
 import { percentile, type StreamTiming } from './stream.js';
 
 /** One format's run: the same streams one after another, then all at once, with lists timed meanwhile. */
@@ -14,6 +16,12 @@ export interface FairRow {
   /** All at once: first body byte of each stream, from its request. */
   readonly firstByteP50Ms: number;
   readonly firstByteMaxMs: number;
+  /** The same, as the mock's request log has it: from the request's arrival to its first chunk written. */
+  readonly mockFirstByteP50Ms: number;
+  readonly mockFirstByteMaxMs: number;
+  /** The same client against a bare node:http server streaming as many bytes: the client's own floor. */
+  readonly floorFirstByteP50Ms: number;
+  readonly floorFirstByteMaxMs: number;
   /** Wall time of the same streams one after another, and all at once. */
   readonly sequentialMs: number;
   readonly concurrentMs: number;
@@ -45,7 +53,7 @@ function streamsFrom(
   format: string,
   count: number,
   characters: number,
-  mode: 'sequential' | 'concurrent',
+  mode: 'sequential' | 'concurrent' | 'aborted',
   tag: string,
 ): Promise<{ wallMs: number; timings: StreamTiming[] }> {
   const args = [url, apiKey, format, String(count), String(characters), mode, tag];
@@ -91,51 +99,181 @@ function listProbe(url: string): { stop(): Promise<number[]> } {
   };
 }
 
+/** The newest request number in the mock's request log (0 when it is empty). */
+async function lastSeq(url: string): Promise<number> {
+  const log = (await (await fetch(`${url}/__mock/requests`)).json()) as { data: { seq: number }[] };
+  return log.data.reduce((last, entry) => Math.max(last, entry.seq), 0);
+}
+
+/** The mock's own time to first byte (request log) of the streams numbered after `after` whose text starts with `tag`. */
+async function mockFirstBytes(url: string, after: number, tag: string): Promise<number[]> {
+  const log = (await (await fetch(`${url}/__mock/requests?after=${after}`)).json()) as {
+    data: { body: string | null; stream: { ttfbMs: number } | null }[];
+  };
+  const timed = new RegExp(`^\\{"generate_text":"${tag} \\d`);
+  return log.data.flatMap((entry) =>
+    entry.stream && timed.test(entry.body ?? '') ? [entry.stream.ttfbMs] : [],
+  );
+}
+
+/** The 100 ms chunk of the mock's streams at 24 kHz, 16-bit mono, in bytes. */
+const chunkBytes = 4800;
+
+/** The same client, all at once, against bare-stream.mjs sending `bytes` bytes per stream: the floor. */
+async function floorFirstBytes(format: string, streams: number, length: number, bytes: number) {
+  const port = await freePort();
+  const floor: Spawned = await spawnServer(
+    'bare stream',
+    process.execPath,
+    ['scripts/bench/bare-stream.mjs', String(port), String(bytes), String(chunkBytes)],
+    `http://127.0.0.1:${port}`,
+    { path: '/' },
+  );
+  try {
+    // Twice, the first untimed: the mock it stands beside has served hundreds of streams already.
+    await streamsFrom(floor.url, format, streams, length, 'concurrent', `${format}-w`);
+    const all = await streamsFrom(floor.url, format, streams, length, 'concurrent', `${format}-f`);
+    return all.timings.map((t) => t.firstByteMs);
+  } finally {
+    await floor.stop();
+  }
+}
+
+/**
+ * The built mock with a request log long enough to keep a run's streams while the list probe's
+ * requests pass (the default ring of 200 is filled by them within a second).
+ */
+async function spawnLoggingMock(): Promise<Spawned> {
+  const dir = mkdtempSync(join(tmpdir(), 'voice-kit-fairness-'));
+  const config = join(dir, 'mock.json');
+  writeFileSync(config, JSON.stringify({ requestLogSize: 5000 }));
+  const port = await freePort();
+  try {
+    return await spawnServer(
+      'mock',
+      process.execPath,
+      ['dist/cli/bin.js', 'mock', '--port', String(port), '--config', config],
+      `http://127.0.0.1:${port}`,
+      { path: '/v1/voice/list', headers: { 'x-api-key': apiKey } },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One format's row: one after another, then all at once with lists timed meanwhile, then the floor. */
+async function formatRow(
+  mock: Spawned,
+  format: FairRow['format'],
+  streams: number,
+  length: number,
+): Promise<FairRow> {
+  const pid = mock.child.pid as number;
+  const cpu0 = cpuSeconds(pid);
+  const one = await streamsFrom(mock.url, format, streams, length, 'sequential', `${format}-s`);
+  const cpu1 = cpuSeconds(pid);
+  const seq = await lastSeq(mock.url);
+  const probe = listProbe(mock.url);
+  const all = await streamsFrom(mock.url, format, streams, length, 'concurrent', `${format}-c`);
+  const lists = await probe.stop();
+  const cpu2 = cpuSeconds(pid);
+  const own = await mockFirstBytes(mock.url, seq, `${format}-c`);
+  const first = all.timings.map((t) => t.firstByteMs);
+  const bytes = all.timings.reduce((n, t) => n + t.bytes, 0);
+  const floor = await floorFirstBytes(format, streams, length, Math.round(bytes / streams));
+  return {
+    format,
+    streams,
+    characters: length,
+    bytes,
+    firstByteP50Ms: percentile(first, 50),
+    firstByteMaxMs: Math.max(...first),
+    mockFirstByteP50Ms: percentile(own, 50),
+    mockFirstByteMaxMs: Math.max(...own),
+    floorFirstByteP50Ms: percentile(floor, 50),
+    floorFirstByteMaxMs: Math.max(...floor),
+    sequentialMs: one.wallMs,
+    concurrentMs: all.wallMs,
+    rateRatio: one.wallMs / all.wallMs,
+    serverCpuSequentialS: cpu1 - cpu0,
+    serverCpuConcurrentS: cpu2 - cpu1,
+    lists: lists.length,
+    listP99Ms: percentile(lists, 99),
+    listMaxMs: Math.max(...lists),
+  };
+}
+
 /**
  * Fair streaming under load (issue 25): for each format, `streams` streams of `characters[format]`
  * characters against the built mock, one after another and then all at once; the first byte of each
- * when all run at once, the total synthesis rate at once over one after another, and list requests
- * timed while they run.
+ * when all run at once (as the client saw it, as the mock's request log has it, and the same client's
+ * floor against a bare node:http server), the total synthesis rate at once over one after another, and
+ * list requests timed while they run.
  */
 export async function fairStreaming(
   streams: number,
   characters: Readonly<Record<FairRow['format'], number>>,
 ): Promise<FairRow[]> {
-  const mock = await spawnMock();
+  const mock = await spawnLoggingMock();
   const rows: FairRow[] = [];
   try {
     // Untimed: the engine's first syntheses (JIT, lazy imports) are paid before either run.
     for (const format of ['wav', 'pcm', 'mp3'] as const)
       await streamsFrom(mock.url, format, 2, Math.min(characters[format], 500), 'sequential', 'warm');
-    for (const format of ['wav', 'pcm', 'mp3'] as const) {
-      const length = characters[format];
-      const pid = mock.child.pid as number;
-      const cpu0 = cpuSeconds(pid);
-      const one = await streamsFrom(mock.url, format, streams, length, 'sequential', `${format}-s`);
-      const cpu1 = cpuSeconds(pid);
-      const probe = listProbe(mock.url);
-      const all = await streamsFrom(mock.url, format, streams, length, 'concurrent', `${format}-c`);
-      const lists = await probe.stop();
-      const cpu2 = cpuSeconds(pid);
-      const first = all.timings.map((t) => t.firstByteMs);
-      rows.push({
-        format,
-        streams,
-        characters: length,
-        bytes: all.timings.reduce((n, t) => n + t.bytes, 0),
-        firstByteP50Ms: percentile(first, 50),
-        firstByteMaxMs: Math.max(...first),
-        sequentialMs: one.wallMs,
-        concurrentMs: all.wallMs,
-        rateRatio: one.wallMs / all.wallMs,
-        serverCpuSequentialS: cpu1 - cpu0,
-        serverCpuConcurrentS: cpu2 - cpu1,
-        lists: lists.length,
-        listP99Ms: percentile(lists, 99),
-        listMaxMs: Math.max(...lists),
-      });
-    }
+    for (const format of ['wav', 'pcm', 'mp3'] as const)
+      rows.push(await formatRow(mock, format, streams, characters[format]));
     return rows;
+  } finally {
+    await mock.stop();
+  }
+}
+
+/** Memory of the mock around `streams` streams opened at once and each cut after its first bytes. */
+export interface AbortedRow {
+  readonly streams: number;
+  readonly characters: number;
+  /** How many streams had their first bytes before the client cut them. */
+  readonly sounded: number;
+  readonly baselineMiB: number;
+  readonly peakMiB: number;
+  /** RSS `settleMs` after the last stream was cut. */
+  readonly afterMiB: number;
+  readonly settleMs: number;
+  readonly growthAfterMB: number;
+}
+
+/**
+ * `streams` WAV streams of `characters` characters opened at once and cut by the client after their
+ * first bytes (issue 25: memory returns to its baseline): the mock's RSS before, at its peak, and 2 s
+ * after.
+ */
+export async function abortedStreams(
+  streams: number,
+  characters: number,
+  /** How long after the last cut RSS is read (2 s; shorter for a smoke run, which judges nothing). */
+  settleMs = 2000,
+): Promise<AbortedRow> {
+  const mock = await spawnMock();
+  try {
+    const pid = mock.child.pid as number;
+    await streamsFrom(mock.url, 'wav', 2, characters, 'sequential', 'warm');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const baseline = memoryOf(pid).rss;
+    resetPeak(pid);
+    const cut = await streamsFrom(mock.url, 'wav', streams, characters, 'aborted', 'cut');
+    const peak = memoryOf(pid).peak;
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    const after = memoryOf(pid).rss;
+    return {
+      streams,
+      characters,
+      sounded: cut.timings.length,
+      baselineMiB: baseline / 2 ** 20,
+      peakMiB: peak / 2 ** 20,
+      afterMiB: after / 2 ** 20,
+      settleMs,
+      growthAfterMB: (after - baseline) / 1e6,
+    };
   } finally {
     await mock.stop();
   }

@@ -54,9 +54,10 @@ describe('FairTurns', () => {
     const setup = manualTurns();
     const { order } = setup;
     // Each chunk is a whole slice (1 ms), four slices to a turn of 4 ms; a's first chunk at once (it
-    // was alone), b's and c's first in the first turn, before a goes on.
+    // was alone), b's and c's first in the first turn, before a goes on; that turn served newcomers,
+    // so it ends after a's one slice.
     await Promise.all(['a', 'b', 'c'].map((name) => render(name, 4, 1, setup, order)));
-    expect(order.join('')).toBe('a|bcab|cabc|abc');
+    expect(order.join('')).toBe('a|bca|bcab|cabc');
   });
 
   it('a slice longer than a turn (an mp3 chunk) is a turn of its own', async () => {
@@ -78,11 +79,20 @@ describe('FairTurns', () => {
     expect(order.filter((c) => c !== '|')).toHaveLength(12);
   });
 
+  it('a turn that served newcomers ends one slice later: the rest of their burst is read sooner', async () => {
+    const setup = manualTurns();
+    const { order } = setup;
+    // b comes while a renders; in the turn b's first chunk is made, a goes on for one slice (not for
+    // the rest of the 4 ms turn), and the event loop reads its sockets, where more newcomers would wait.
+    await Promise.all([render('a', 10, 1, setup, order), render('b', 1, 1, setup, order)]);
+    expect(order.join('')).toBe('a|ba|aaaa|aaaa');
+  });
+
   it('a renderer that stops (its client went away) does not hold up the others', async () => {
     const setup = manualTurns();
     const { order } = setup;
     await Promise.all([render('a', 2, 1, setup, order), render('b', 8, 1, setup, order)]);
-    expect(order.join('')).toBe('a|babb|bbbb|b');
+    expect(order.join('')).toBe('a|ba|bbbb|bbb');
     expect(setup.turns.waiting).toBe(0);
   });
 });

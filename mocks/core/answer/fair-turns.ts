@@ -6,7 +6,9 @@
  * before it, and a list request for all of them.
  *
  * A renderer's first chunk is made at once when nothing else renders; else it waits with the other
- * newcomers, who go before every renderer already sounding, one chunk each. A turn (one macrotask of
+ * newcomers, who go before every renderer already sounding, one chunk each. A turn that served
+ * newcomers gives those already sounding one slice more, then ends: newcomers come in bursts (50
+ * clients at once), and the rest of the burst is still in the sockets, read only between turns. A turn (one macrotask of
  * the injected yield: setImmediate on Node, a MessageChannel message in browsers) hands the queue's
  * head a slice of `sliceMs`; when that slice is over, the renderer queues again at the tail and the
  * next one goes on, one after another, until the turn has run `turnMs`; the rest wait for the next
@@ -44,6 +46,8 @@ export class FairTurns {
   private turnEndsAt = Number.NEGATIVE_INFINITY;
   /** The renderer whose slice runs now, if any. */
   private holder: Slice | undefined;
+  /** Whether this turn served a newcomer: it then ends one slice after those already sounding go on. */
+  private burst = false;
   readonly sliceMs: number;
   readonly turnMs: number;
   readonly now: () => number;
@@ -95,7 +99,13 @@ export class FairTurns {
    */
   private passOn(): void {
     if (this.holder === undefined && this.waiting > 0 && this.now() < this.turnEndsAt) {
-      const next = (this.newcomers.shift() ?? this.queue.shift()) as Slice;
+      const newcomer = this.newcomers.shift();
+      if (!newcomer && this.burst) {
+        this.burst = false;
+        this.turnEndsAt = Math.min(this.turnEndsAt, this.now() + this.sliceMs);
+      }
+      if (newcomer) this.burst = true;
+      const next = (newcomer ?? this.queue.shift()) as Slice;
       this.holder = next;
       next.grant();
     }
@@ -109,6 +119,7 @@ export class FairTurns {
   private readonly turn = (): void => {
     this.scheduled = false;
     this.turnEndsAt = this.now() + this.turnMs;
+    this.burst = false;
     this.holder = undefined;
     this.passOn();
   };
