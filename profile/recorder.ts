@@ -97,18 +97,20 @@ function listOrders(f: SeenFacts, memory: SessionMemory): Set<'oldest-first' | '
   return orders;
 }
 
-/** max-text-length from one kind of request: N accepted and N + 1 refused, and that refusal's pair. */
+/**
+ * max-text-length from one kind of request: N accepted and N + 1 refused, and the pair of that refusal
+ * (a much longer text may be refused by another rule first, a body cap).
+ */
 function textLength(store: Store, run: LengthRun): void {
   const accepted = run.accepted;
   const next = accepted && run.refused.get(accepted.characters + 1);
   if (!accepted || !next) return;
   put(store, 'max-text-length', { characters: accepted.characters }, [accepted.evidence, next.evidence]);
-  for (const [characters, r] of run.refused) {
-    // A refusal at or below a length seen accepted: the limit is not one number.
+  put(store, 'max-text-length/refusal', next.refusal, [next.evidence]);
+  // A refusal at or below a length seen accepted: the limit is not one number.
+  for (const [characters, r] of run.refused)
     if (characters <= accepted.characters)
       put(store, 'max-text-length', { characters: characters - 1 }, [r.evidence]);
-    else put(store, 'max-text-length/refusal', r.refusal, [r.evidence]);
-  }
 }
 
 /** The store as a profile: settled points in `points`, the rest in `unsettled`. */
