@@ -104,6 +104,10 @@ function program(): CAC {
     )
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--report-dir <dir>', 'Where the reports go (default reports/conformance)')
+    .option(
+      '--write-profile <file>',
+      'Also write what the run observed on the spec-silent points as a calibration profile (JSON, 0600)',
+    )
     .option('--list', 'Print every case id with its section and severity, then exit')
     .option('--explore', 'Explore: generated, budgeted sequences of operations instead of the cases')
     .option('--budget-chars <n>', 'With --explore: characters to synthesize at most (default 20000)')
