@@ -134,6 +134,10 @@ function program(): CAC {
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)')
     .option(
+      '--write-profile <file>',
+      'When it stops, also write what the traffic showed of the spec-silent points as a profile (JSON, 0600)',
+    )
+    .option(
       '--keys <file>',
       'JSON: each API key → { organization, project, environment }; turns on the cross-key rules',
     )
