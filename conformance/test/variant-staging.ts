@@ -130,10 +130,8 @@ async function save(req: Request, next: FetchLike, live: Live): Promise<Response
   }
   const code = Number(env?.error_code);
   if (saveStatuses[code]) return jsonLike(res, env, saveStatuses[code]);
-  if (
-    code === 20012 &&
-    /ref_audio (cannot|must)|not public|cannot be fetched/.test(String(env?.error_message))
-  )
+  // An object key of elsewhere is 403 here; a URL that cannot be fetched stays the mock's 400/20012.
+  if (code === 20012 && /^ref_audio (cannot be read|must be)/.test(String(env?.error_message)))
     return jsonLike(res, env, variantChoices['ref-audio-not-accessible'].status);
   return res;
 }
