@@ -2,7 +2,8 @@
  * run/: one run of the suite from start to finish. runConformance (here) checks the options, does the
  * setup, builds the run state and hands it to the runner (runner.ts), which orders and skips the cases
  * (select.ts), runs them, and deletes what the run created (cleanup.ts).
- * May import setup/, toolkit/, cases/ (the default case list), types.ts and openapi/; never cli/ or
+ * May import setup/, toolkit/, cases/ (the default case list), types.ts, openapi/ and profile/ (the run's
+ * profile recorder); never cli/ or
  * reporters/ (a run returns values; printing and files are the caller's).
  */
 import { randomBytes } from 'node:crypto';

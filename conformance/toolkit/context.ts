@@ -3,7 +3,8 @@
  * judge every response;
  * actions.ts names the operations of §4, expect.ts the shared assertions, http.ts the one network
  * call, multipart.ts the upload bodies, run-state.ts the state a run shares between its cases.
- * May import types.ts, judge/ and openapi/ (and music-metadata, in decode-audio.ts); never cases/, run/, setup/, reporters/ or cli/.
+ * May import types.ts, judge/, openapi/ and profile/ (the point a call probes, the recorder it feeds; and
+ * music-metadata, in decode-audio.ts); never cases/, run/, setup/, reporters/ or cli/.
  */
 import type { ExchangeFacts } from '../../judge/exchange.js';
 import type { Verdict } from '../../judge/judge.js';
