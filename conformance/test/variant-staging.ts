@@ -5,7 +5,7 @@
  * the independent deployment a profile is written from. `variantChoices` is what a profile of it must
  * hold on each point it varies.
  */
-import { createMockService } from '../../mocks/index.js';
+import { createMockService, type MockServiceOptions } from '../../mocks/index.js';
 import { normalizeVoiceId } from '../../openapi/contract.js';
 import type { Choice } from '../../profile/types.js';
 import type { FetchLike } from '../toolkit/http.js';
@@ -224,8 +224,13 @@ export const loopbackOnly: typeof fetch = (input, init) => {
  * const staging = createVariantStaging();
  * await runConformance({ baseUrl: 'http://127.0.0.1:9', fetch: staging.fetch, ... });
  */
-export function createVariantStaging() {
-  const service = createMockService({ allowPrivateUrls: true, fetch: loopbackOnly, logger: quietLogger });
+export function createVariantStaging(options: Pick<MockServiceOptions, 'clock'> = {}) {
+  const service = createMockService({
+    ...options,
+    allowPrivateUrls: true,
+    fetch: loopbackOnly,
+    logger: quietLogger,
+  });
   const next: FetchLike = (req) => service.fetch(req);
   const live: Live = new Set();
   const fetchFn: FetchLike = async (req) => {
