@@ -161,6 +161,25 @@ describe('the profile recorder without hints (the proxy)', () => {
     expect(r.profile().points['list-order']?.choice).toEqual({ order: 'newest-first' });
   });
 
+  it('reads the order from voices of different seconds when ties within a second are broken otherwise', () => {
+    const r = createProfileRecorder();
+    for (const id of ['a', 'b', 'c'])
+      r.see(
+        facts('saveVoice', 'POST', '/v1/voice/save', 200, {
+          json: { voice_id: id, ref_audio: 'k' },
+          answer: ok({}),
+        }),
+      );
+    // Newest first by created_at; a and b were saved in the same second and come by id, a first.
+    const voices = [
+      { voice_id: 'c', created_at: 101 },
+      { voice_id: 'a', created_at: 100 },
+      { voice_id: 'b', created_at: 100 },
+    ];
+    r.see(facts('listVoices', 'GET', '/v1/voice/list', 200, { answer: ok({ list: voices }) }));
+    expect(r.profile().points['list-order']?.choice).toEqual({ order: 'newest-first' });
+  });
+
   it('puts a point answered two ways into unsettled, never into points', () => {
     const r = createProfileRecorder();
     for (const id of ['a', 'b'])

@@ -80,21 +80,32 @@ function put(store: Store, point: PointId, choice: Choice, evidence: readonly Ev
   for (const e of evidence) if (seen.evidence.length < evidencePerChoice) seen.evidence.push(e);
 }
 
-/** The list order this page shows of voices whose save order the session knows. */
+/**
+ * The list order this page shows of voices whose save order the session knows. Where the pairs
+ * disagree, only voices created in different seconds are compared: a deployment ordering by created_at
+ * breaks ties its own way (by id, say), which says nothing of its order.
+ */
 function listOrders(f: SeenFacts, memory: SessionMemory): Set<'oldest-first' | 'newest-first'> {
-  const orders = new Set<'oldest-first' | 'newest-first'>();
   const data = jsonObject(f.responseJson)?.data;
   const list = isObject(data) && Array.isArray(data.list) ? data.list : [];
   const key = apiKeyOf(f as ExchangeFacts);
-  let last: number | undefined;
+  const known: Array<{ readonly order: number; readonly created: unknown }> = [];
   for (const item of list) {
-    const id = isObject(item) ? item.voice_id : undefined;
-    const order = typeof id === 'string' ? memory.liveOrder(key, id) : undefined;
-    if (order === undefined) continue;
-    if (last !== undefined) orders.add(order > last ? 'oldest-first' : 'newest-first');
-    last = order;
+    const order =
+      isObject(item) && typeof item.voice_id === 'string' ? memory.liveOrder(key, item.voice_id) : undefined;
+    if (order !== undefined && isObject(item)) known.push({ order, created: item.created_at });
   }
-  return orders;
+  const directions = (distinctSeconds: boolean) => {
+    const seen = new Set<'oldest-first' | 'newest-first'>();
+    known.forEach((b, i) => {
+      const a = known[i - 1];
+      if (!a || (distinctSeconds && a.created === b.created)) return;
+      seen.add(b.order > a.order ? 'oldest-first' : 'newest-first');
+    });
+    return seen;
+  };
+  const all = directions(false);
+  return all.size > 1 ? (directions(true).size === 1 ? directions(true) : all) : all;
 }
 
 /**
