@@ -40,6 +40,7 @@ export interface ProfileRecorder {
 /** Evidence kept per choice, and distinct choices kept per point part (answers with timestamps vary). */
 const evidencePerChoice = 5;
 const choicesPerPart = 8;
+const maxPath = 2048;
 
 interface Seen {
   readonly choice: Choice;
@@ -54,7 +55,8 @@ function evidenceOf(f: SeenFacts, hint: ProbeHint | undefined): Evidence {
   return {
     exchange: f.seq,
     method: f.method,
-    path: f.path,
+    // A path is the client's to make long: evidence keeps its start.
+    path: f.path.length > maxPath ? `${f.path.slice(0, maxPath)}…` : f.path,
     status: f.status,
     ...(code === undefined ? {} : { error_code: code }),
     ...(hint?.case ? { case: hint.case } : {}),

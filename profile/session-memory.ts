@@ -7,8 +7,12 @@ import { apiKeyOf, type ExchangeFacts, isObject, jsonObject } from '../judge/exc
 import { refusalOf, requestVoiceId, type SeenFacts } from './read-choice.js';
 import type { Evidence, RefusalChoice } from './types.js';
 
-/** Entries kept per table (uploads, voices, request kinds, lengths per kind). */
+/** Entries kept: uploads and voices; kinds of synthesis request; refused lengths per kind (a bisection is 20). */
 const cap = 4096;
+const kindsCap = 256;
+const lengthsCap = 64;
+/** Longer keys, ids and request shapes are not remembered: a client may send megabytes of them. */
+const longest = 1024;
 
 export interface VoiceMemo {
   readonly state: 'live' | 'deleted';
@@ -22,11 +26,11 @@ export interface LengthRun {
   readonly refused: Map<number, { readonly refusal: RefusalChoice; readonly evidence: Evidence }>;
 }
 
-/** A Map that forgets its oldest entry past `cap`. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+/** A Map that forgets its oldest entry past `limit`. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, limit = cap): void {
   map.delete(key);
   map.set(key, value);
-  if (map.size > cap) map.delete(map.keys().next().value as K);
+  if (map.size > limit) map.delete(map.keys().next().value as K);
 }
 
 /** JSON with sorted keys: two bodies that differ only in key order are one kind of request. */
@@ -63,11 +67,14 @@ export class SessionMemory {
   /** Learn from an exchange after it was read (a delete is read against the state before it). */
   learn(f: SeenFacts, evidence: Evidence): void {
     const key = apiKeyOf(f as ExchangeFacts);
+    if (key.length > longest) return;
     if (f.operationId === 'uploadFile' && f.status === 200) {
       const objectKey = (jsonObject(f.responseJson)?.data as Record<string, unknown> | undefined)?.object_key;
-      if (typeof objectKey === 'string') remember(this.uploads, objectKey, key);
+      if (typeof objectKey === 'string' && objectKey.length <= longest)
+        remember(this.uploads, objectKey, key);
     }
     const id = requestVoiceId(f);
+    if (id !== undefined && id.length > longest) return;
     if (f.operationId === 'saveVoice' && f.status === 200 && id !== undefined)
       remember(this.voices, `${key}\u0000${id}`, { state: 'live', order: ++this.saves });
     // A delete that succeeded leaves the voice missing, whatever it was before (§4.4 is idempotent).
@@ -84,17 +91,19 @@ export class SessionMemory {
     if (!body || typeof text !== 'string' || text === '') return;
     if (typeof body.speed === 'number' && body.speed < 0) return;
     const { generate_text: _, ...rest } = body;
-    const kind = `${f.operationId}\u0000${apiKeyOf(f as ExchangeFacts)}\u0000${canonical(rest)}`;
+    const shape = canonical(rest);
+    if (shape.length > longest) return;
+    const kind = `${f.operationId}\u0000${apiKeyOf(f as ExchangeFacts)}\u0000${shape}`;
     // Code points, as the mock counts its maxTextLength.
     const characters = [...text].length;
     let run = this.lengths.get(kind);
     if (!run) {
       run = { accepted: undefined, refused: new Map() };
-      remember(this.lengths, kind, run);
+      remember(this.lengths, kind, run, kindsCap);
     }
     const refusal = refusalOf(f);
     if (f.status === 200) {
       if (!run.accepted || characters > run.accepted.characters) run.accepted = { characters, evidence };
-    } else if (refusal) remember(run.refused, characters, { refusal, evidence });
+    } else if (refusal) remember(run.refused, characters, { refusal, evidence }, lengthsCap);
   }
 }
