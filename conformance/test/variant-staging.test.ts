@@ -115,3 +115,90 @@ describe('the suite against the plain mock', () => {
     expect(plain.profile.points[point]?.choice).toEqual(mockChoice(point));
   });
 });
+
+/** One probe's answer, as a client sees it: status, code, `data` (a list as its ids), type, PCM names. */
+async function answer(fetchFn: FetchLike, method: string, path: string, body?: unknown, raw?: string) {
+  const headers: Record<string, string> = { 'x-api-key': embeddedKeys.main };
+  let sent: BodyInit | undefined;
+  if (body instanceof FormData) sent = body;
+  else if (raw !== undefined || body !== undefined) {
+    sent = raw ?? JSON.stringify(body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetchFn(new Request(`http://127.0.0.1:9${path}`, { method, headers, body: sent }));
+  const type = (res.headers.get('content-type') ?? '').split(';')[0];
+  const pcm = [...res.headers.keys()].filter((k) => /rate|channel|bit/.test(k)).sort();
+  if (type !== 'application/json') {
+    await res.arrayBuffer();
+    return { status: res.status, type, pcm };
+  }
+  const json = (await res.json()) as { error_code: number; data: unknown };
+  const data = json.data as { list?: Array<{ voice_id: string }>; object_key?: string } | null;
+  const shown = data?.list ? { ...data, list: data.list.map((v) => v.voice_id) } : data;
+  return { status: res.status, code: json.error_code, data: shown, type };
+}
+
+/** The same requests, in the same order, to a deployment: what a client tested against it sees. */
+async function probes(fetchFn: FetchLike): Promise<unknown[]> {
+  const upload = async (role: 'valid-10s' | 'short-2.9s') => {
+    const file = await kitFixtures(role);
+    const form = new FormData();
+    form.set('scene', 'audio');
+    form.set('file', new Blob([new Uint8Array(file?.bytes ?? [])]), file?.name);
+    const up = await answer(fetchFn, 'POST', '/v1/files/upload', form);
+    return (up.data as { object_key: string }).object_key;
+  };
+  const good = await upload('valid-10s');
+  const short = await upload('short-2.9s');
+  const out: unknown[] = [];
+  const ask = async (method: string, path: string, body?: unknown, raw?: string) => {
+    const a = await answer(fetchFn, method, path, body, raw);
+    out.push({ ask: `${method} ${path} ${raw ?? JSON.stringify(body ?? '').slice(0, 60)}`, ...a });
+  };
+  await ask('POST', '/v1/voice/save', { voice_id: 'first', ref_audio: good });
+  await ask('POST', '/v1/voice/save', { voice_id: 'second', ref_audio: good });
+  await ask('POST', '/v1/voice/save', { voice_id: 'third', ref_audio: good });
+  await ask('POST', '/v1/voice/save', { voice_id: 'second', ref_audio: good });
+  await ask('POST', '/v1/voice/save', { voice_id: 'short', ref_audio: short });
+  await ask('POST', '/v1/voice/save', { voice_id: 'nokey', ref_audio: 'no-such-object-key' });
+  await ask('GET', '/v1/voice/list');
+  await ask('GET', '/v1/voice/list?page_size=2');
+  await ask('GET', '/v1/voice/list?page_size=25');
+  await ask('GET', '/v1/voice/list?voice_id=no-such-cursor');
+  await ask('DELETE', '/v1/voice/first');
+  await ask('DELETE', '/v1/voice/first');
+  await ask('DELETE', '/v1/voice/system_default');
+  await ask('POST', '/v1/text-to-speech', { text: 'Hello there.' });
+  await ask('POST', '/v1/text-to-speech', { generate_text: 'Hello there.' });
+  await ask('POST', '/v1/text-to-speech/stream', { generate_text: 'Hello there.' });
+  await ask('POST', '/v1/text-to-speech', { generate_text: 'Hello there.', audio_format: 'pcm' });
+  await ask('POST', '/v1/text-to-speech/stream', { generate_text: 'x'.repeat(5000) });
+  await ask('POST', '/v1/text-to-speech/stream', { generate_text: 'x'.repeat(5001) });
+  await ask('POST', '/v1/text-to-speech', { voice_id: 'system_default' });
+  await ask('POST', '/v1/text-to-speech', { generate_text: 'Hello there.', voice_id: 'nobody' });
+  await ask('POST', '/v1/text-to-speech', undefined, '{"generate_text": "Hel');
+  await ask('GET', '/v1/voice-kit-no-such-endpoint');
+  await ask('PUT', '/v1/voice/list');
+  return out;
+}
+
+describe('the loop: the mock started with the profile of the staging answers as the staging does', () => {
+  it('gives the same status, code, data, order, type and PCM header names to every probe', async () => {
+    const calibrated = createMockService({
+      profile: staging.profile,
+      allowPrivateUrls: true,
+      fetch: loopbackOnly,
+      logger: { error: () => undefined },
+    });
+    const expected = await probes(createVariantStaging().fetch);
+    const got = await probes((req) => calibrated.fetch(req));
+    expect(got).toEqual(expected);
+    // The probes do tell the two apart: the mock without the profile answers otherwise.
+    const own = createMockService({
+      allowPrivateUrls: true,
+      fetch: loopbackOnly,
+      logger: { error: () => undefined },
+    });
+    expect(await probes((req) => own.fetch(req))).not.toEqual(expected);
+  }, 300_000);
+});
