@@ -8,15 +8,23 @@
  */
 
 import { didYouMean } from '../common/did-you-mean.js';
-import { allCases, ConformanceSetupError, type RunOptions, runConformance } from '../conformance/index.js';
+import {
+  allCases,
+  ConformanceSetupError,
+  type ProfiledRunResult,
+  type RunOptions,
+  runConformance,
+} from '../conformance/index.js';
 import { fileErrorText, reportDirProblem } from '../conformance/reporters/report-dir.js';
 import { terminalProgress, terminalSummary } from '../conformance/reporters/terminal.js';
 import { writeReports } from '../conformance/reporters/write-reports.js';
 import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup/only-patterns.js';
 import { baseUrlProblem } from '../conformance/setup/options-check.js';
 import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
+import { profilePathProblem, writeProfileFile } from '../profile/write-file.js';
 import { type ExploreRequest, explore } from './explore.js';
 import { type CommandLine, mockVariables, readCommandLine, usage, variableOf } from './program.js';
+import { kitVersion } from './version.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Write = (line: string) => void;
@@ -34,6 +42,8 @@ export interface CliRequest {
   readonly list: boolean;
   readonly options: RunOptions;
   readonly reportDir: string;
+  /** --write-profile: the file the run's profile is written to. */
+  readonly writeProfile?: string;
   /** --explore or --replay, with their budgets and seed. */
   readonly explore?: ExploreRequest;
   /** How the user named an option (`--only` or `VOICE_KIT_ONLY`), for messages about its value. */
@@ -112,6 +122,13 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
     );
   const pcm = pcmHeaders(str('pcm-headers'), problems);
   const explore = exploreRequest(get, str, allowBillable, problems);
+  const writeProfile = str('write-profile');
+  if (writeProfile && explore)
+    problems.push(
+      `${writeProfile.source} writes what the cases observed: it does not go with --explore or --replay`,
+    );
+  const profileProblem = writeProfile && profilePathProblem(writeProfile.value);
+  if (writeProfile && profileProblem) problems.push(`${writeProfile.source}: ${profileProblem}`);
   if (problems.length > 0) throw new UsageError(problems);
 
   const reference = str('reference-audio');
@@ -144,6 +161,7 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
     options,
     reportDir,
     sourceOf,
+    ...(writeProfile ? { writeProfile: writeProfile.value } : {}),
     ...(explore ? { explore } : {}),
   };
 }
@@ -283,6 +301,22 @@ export async function conformanceCommand(
   return run(request, err);
 }
 
+/** Writes the run's profile and says so in one line; false (and why) when it could not be written. */
+function writeProfile(result: ProfiledRunResult, file: string, write: Write): boolean {
+  const profile = { ...result.profile, observed: { ...result.profile.observed, kit: kitVersion() } };
+  try {
+    writeProfileFile(file, profile);
+  } catch (e) {
+    write(`error: the profile could not be written to ${file}: ${fileErrorText(e)}`);
+    return false;
+  }
+  const n = Object.keys(profile.points).length;
+  write(
+    `profile: ${n} point${n === 1 ? '' : 's'} written to ${file} (${profile.unsettled?.length ?? 0} unsettled)`,
+  );
+  return true;
+}
+
 /** Exit code of a run whose reports could not be written (the proxy uses the same). */
 export const reportsNotWritten = 3;
 
@@ -318,6 +352,7 @@ async function run(request: CliRequest, write: Write): Promise<number> {
       write(`error: reports could not be written to ${request.reportDir}: ${fileErrorText(e)}`);
       return reportsNotWritten;
     }
+    if (request.writeProfile && !writeProfile(result, request.writeProfile, write)) return reportsNotWritten;
     if (result.aborted) return 130;
     return result.ok ? 0 : 1;
   } catch (e) {

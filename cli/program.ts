@@ -108,6 +108,10 @@ function program(): CAC {
     )
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--report-dir <dir>', 'Where the reports go (default reports/conformance)')
+    .option(
+      '--write-profile <file>',
+      'Also write what the run observed on the spec-silent points as a calibration profile (JSON, 0600)',
+    )
     .option('--list', 'Print every case id with its section and severity, then exit')
     .option('--explore', 'Explore: generated, budgeted sequences of operations instead of the cases')
     .option('--budget-chars <n>', 'With --explore: characters to synthesize at most (default 20000)')
@@ -133,6 +137,10 @@ function program(): CAC {
     .option('--report-dir <dir>', 'Where the reports go when it stops', { default: 'reports/proxy' })
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--har <file>', 'Also record the session as HAR (audio and upload bodies as side files)')
+    .option(
+      '--write-profile <file>',
+      'When it stops, also write what the traffic showed of the spec-silent points as a profile (JSON, 0600)',
+    )
     .option(
       '--keys <file>',
       'JSON: each API key → { organization, project, environment }; turns on the cross-key rules',

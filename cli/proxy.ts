@@ -97,6 +97,9 @@ export async function proxyCommand(
       upstreamTimeoutMs,
       maxJudgeBytes,
       ...(typeof flags.har === 'string' && flags.har ? { har: flags.har } : {}),
+      ...(typeof flags.writeProfile === 'string' && flags.writeProfile
+        ? { writeProfile: flags.writeProfile }
+        : {}),
       ...(pcmHeaders ? { pcmHeaders } : {}),
       ...(keys ? { keys } : {}),
       ...(flags.soleClient === true ? { soleClient: true } : {}),
@@ -146,9 +149,15 @@ function untilStopped(proxy: ProxyServer, write: Write, fail: Write): Promise<nu
         resolve(code);
       };
       proxy.close().then(
-        ({ report, files }) => {
+        ({ report, files, profile }) => {
           summary(report, write);
           write(`reports: ${files.join(', ')}`);
+          if (profile) {
+            const n = Object.keys(profile.points).length;
+            write(
+              `profile: ${count(n, 'point')} written to ${files.at(-1)} (${profile.unsettled?.length ?? 0} unsettled)`,
+            );
+          }
           done(report.ok ? 0 : 1);
         },
         (error: unknown) => {

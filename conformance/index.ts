@@ -13,7 +13,7 @@
  * reporters/ results as text and files; test/ tests that cross a boundary. The CLI is in ../cli/.
  */
 export { allCases } from './cases/index.js';
-export { runConformance } from './run/run-conformance.js';
+export { type ProfiledRunResult, runConformance } from './run/run-conformance.js';
 export type { RunOptions } from './setup/run-options.js';
 export { ConformanceSetupError } from './setup/setup-error.js';
 export type { ConformanceCase } from './toolkit/context.js';

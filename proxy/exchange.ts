@@ -13,6 +13,7 @@ import type { Judge, Verdict } from '../judge/judge.js';
 import { rules } from '../judge/rules.js';
 import { type OperationId, upload } from '../openapi/contract.js';
 import { matchRoute, validateJsonBody, validateQuery } from '../openapi/validate.js';
+import type { ProfileRecorder, SeenFacts } from '../profile/recorder.js';
 import { budgetNote, type JudgeBudget } from './judge-budget.js';
 import { MultipartCounter } from './multipart-count.js';
 import type { ExchangeRecord } from './types.js';
@@ -104,6 +105,8 @@ export interface ObserverOptions {
   readonly budget: JudgeBudget;
   /** The session's one judge: exchanges are handed to it in the order they end. */
   readonly judge: Judge;
+  /** --write-profile: every exchange with an answer is read for the spec-silent points, no hint given. */
+  readonly recorder?: ProfileRecorder;
 }
 
 /**
@@ -212,7 +215,11 @@ export class ExchangeObserver {
     this.responseHeaders = headers;
     const ct = first(headers['content-type']);
     this.record.contentType = ct ?? null;
-    if (!this.operationId) return;
+    if (!this.operationId) {
+      // An answer to a path or method no operation has says how the upstream chose to refuse it.
+      if (this.options.recorder) this.responseJson = this.jsonKeeper(headers);
+      return;
+    }
     const kind = audioKindOf(ct);
     const encoding = first(headers['content-encoding'])?.trim().toLowerCase();
     if (kind && status >= 200 && status < 300 && encoding && encoding !== 'identity') {
@@ -223,12 +230,15 @@ export class ExchangeObserver {
       const pcm =
         kind === 'pcm' ? pcmLayoutOf(headers, this.options.judge.options.pcmHeaders).layout : undefined;
       this.audio = new AudioWatch(kind, { streamed: this.operationId === 'streamSpeech', pcm });
-    } else
-      this.responseJson = new JsonKeeper(
-        this.options.jsonLimitBytes,
-        this.options.budget,
-        first(headers['content-encoding']),
-      );
+    } else this.responseJson = this.jsonKeeper(headers);
+  }
+
+  private jsonKeeper(headers: IncomingHttpHeaders): JsonKeeper {
+    return new JsonKeeper(
+      this.options.jsonLimitBytes,
+      this.options.budget,
+      first(headers['content-encoding']),
+    );
   }
 
   responseChunk(chunk: Buffer): void {
@@ -302,6 +312,14 @@ export class ExchangeObserver {
     if (this.requestJson?.starved) record.notes.push(`the request body: ${budgetNote}`);
     else if (requestJson.kind === 'too-large')
       record.notes.push(`the request body (${requestJson.bytes} bytes) is over the JSON cap: not validated`);
+    // The answer's head is all a profile needs of a synthesis the client stopped reading (a status probe).
+    const unjudged = !this.operationId || aborted === 'client';
+    if (unjudged && (aborted === null || aborted === 'client') && record.status !== null) {
+      const responseJson = this.responseJson?.finish() ?? { kind: 'none' };
+      this.see(
+        this.factsOf({ requestJson, form, responseJson, audio: undefined }, requestEnd, record.status),
+      );
+    }
     if (!this.operationId || aborted || record.status === null) {
       if (aborted && this.operationId) record.notes.push(`cut by the ${aborted}: the answer was not judged`);
       // A deployment that begins an answer and breaks it off hands the client broken audio or JSON:
@@ -319,25 +337,46 @@ export class ExchangeObserver {
     const audio = this.audio?.finish();
     if (audio?.seconds !== undefined) record.audioSeconds = Math.round(audio.seconds * 1000) / 1000;
     const facts: ExchangeFacts = {
+      ...this.factsOf({ requestJson, form, responseJson, audio }, requestEnd, record.status),
+      operationId: this.operationId,
+    };
+    const verdicts = this.options.judge.judge(facts);
+    this.see(facts);
+    return verdicts;
+  }
+
+  /** Hands the exchange to the profile recorder; a recorder's bug costs the profile a point, not the proxy. */
+  private see(facts: SeenFacts): void {
+    try {
+      this.options.recorder?.see(facts);
+    } catch (e) {
+      this.record.notes.push(`the profile recorder could not read this exchange: ${(e as Error).message}`);
+    }
+  }
+
+  /** The facts of the exchange as the judge and the profile recorder read them. */
+  private factsOf(
+    bodies: Pick<ExchangeFacts, 'requestJson' | 'form' | 'responseJson' | 'audio'>,
+    requestEnd: number,
+    status: number,
+  ): SeenFacts {
+    const record = this.record;
+    return {
+      ...bodies,
       seq: record.id,
       operationId: this.operationId,
       method: record.method,
       path: record.path,
       query: this.query,
       requestHeaders: this.requestHeaders,
-      requestJson,
-      form,
-      status: record.status,
+      status,
       responseHeaders: this.responseHeaders,
-      responseJson,
-      audio,
       timing: {
         waitMs: this.firstByteAt === undefined ? 0 : this.firstByteAt - requestEnd,
         spanMs: this.firstByteAt === undefined ? 0 : (this.lastByteAt ?? this.firstByteAt) - this.firstByteAt,
         chunks: record.chunks,
       },
     };
-    return this.options.judge.judge(facts);
   }
 }
 

@@ -9,6 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { youngSweep } from '../common/young-sweep.js';
 import { createJudge, type Judge, type JudgeOptions } from '../judge/judge.js';
 import type { KeyScope } from '../judge/session.js';
+import { createProfileRecorder, type ProfileRecorder } from '../profile/recorder.js';
+import type { Profile } from '../profile/types.js';
+import { profilePathProblem, writeProfileFile } from '../profile/write-file.js';
 import { HarRecorder } from './har.js';
 import { JudgeBudget } from './judge-budget.js';
 import { passThrough } from './pass-through.js';
@@ -16,7 +19,7 @@ import { writeProxyReports } from './reports.js';
 import { ProxySession } from './session.js';
 import type { ExchangeRecord, ProxyReport, Violation } from './types.js';
 import { type UpstreamLink, upstreamLink } from './upstream-link.js';
-import { ensureWritableDir, ReportWriteError } from './writable-dir.js';
+import { ensureWritableDir, ProxySetupError, ReportWriteError } from './writable-dir.js';
 
 export interface ProxyOptions {
   /** The deployment to pass traffic to: `https://staging.example/` (a path prefix is kept). */
@@ -57,6 +60,12 @@ export interface ProxyOptions {
    */
   readonly har?: string;
   /**
+   * When given, `close()` also writes a calibration profile here (docs/calibration.md): what the
+   * traffic showed of the points the spec leaves open, read only where an exchange leaves no doubt.
+   * Written private (0600) through a temporary file; a folder or symlink there is a `ProxySetupError`.
+   */
+  readonly writeProfile?: string;
+  /**
    * How long the upstream may stay silent, in ms (default 120,000; 0: forever): counted from the
    * request's end to the answer's head, and between two chunks of the answer. Silent before the head,
    * the client gets a 504 envelope; silent mid-answer, the client's answer is cut.
@@ -76,7 +85,14 @@ export interface ProxyServer {
   /** The session so far. */
   report(): ProxyReport;
   /** Stops listening, cuts open connections, and writes the reports when `reportDir` was given. */
-  close(): Promise<{ readonly report: ProxyReport; readonly files: readonly string[] }>;
+  close(): Promise<ProxyClosed>;
+}
+
+/** What `close()` resolves with: the session, the files written, and the profile with `writeProfile`. */
+export interface ProxyClosed {
+  readonly report: ProxyReport;
+  readonly files: readonly string[];
+  readonly profile?: Profile;
 }
 
 /**
@@ -91,6 +107,10 @@ export interface ProxyServer {
 export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const upstream = upstreamLink(options.upstream);
   if (options.reportDir) ensureWritableDir(options.reportDir, 'the report folder');
+  const profileProblem =
+    options.writeProfile === undefined ? undefined : profilePathProblem(options.writeProfile);
+  if (profileProblem) throw new ProxySetupError(`the profile file (--write-profile): ${profileProblem}`);
+  const recorder = options.writeProfile === undefined ? undefined : createProfileRecorder();
   const har = options.har ? HarRecorder.create(options.har, upstream.url) : undefined;
   const session = new ProxySession({
     upstream: upstream.url,
@@ -98,6 +118,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       jsonLimitBytes: options.jsonLimitBytes ?? 2 * 1024 * 1024,
       budget: new JudgeBudget(options.maxJudgeBytes),
       judge: judgeOf(options),
+      ...(recorder ? { recorder } : {}),
     },
     maxExchanges: options.maxExchanges ?? 10_000,
     har,
@@ -123,7 +144,10 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     upstream: upstream.url.href,
     report: () => session.report(),
     close() {
-      closing ??= stop(server, upstream).then(() => writeReports(session.report(), options.reportDir, har));
+      const profile = recorder && options.writeProfile ? { recorder, file: options.writeProfile } : undefined;
+      closing ??= stop(server, upstream).then(() =>
+        writeReports(session.report(), options.reportDir, har, profile),
+      );
       return closing;
     },
   };
@@ -173,7 +197,8 @@ async function writeReports(
   report: ProxyReport,
   reportDir: string | undefined,
   har: HarRecorder | undefined,
-): Promise<{ report: ProxyReport; files: readonly string[] }> {
+  profiled: { readonly recorder: ProfileRecorder; readonly file: string } | undefined,
+): Promise<ProxyClosed> {
   const files: string[] = [];
   const failures: string[] = [];
   const why = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -187,7 +212,19 @@ async function writeReports(
       (written) => files.push(written),
       (error) => failures.push(`the HAR ${har.path} (${why(error)})`),
     );
+  const profile = profiled?.recorder.profile({
+    by: 'proxy',
+    target: `${new URL(report.upstream).origin}${new URL(report.upstream).pathname}`.replace(/\/+$/, ''),
+    at: report.startedAt,
+  });
+  if (profiled && profile)
+    try {
+      writeProfileFile(profiled.file, profile);
+      files.push(profiled.file);
+    } catch (error) {
+      failures.push(`the profile ${profiled.file} (${why(error)})`);
+    }
   if (failures.length > 0)
     throw new ReportWriteError(`could not write ${failures.join(' and ')}`, report, files);
-  return { report, files };
+  return { report, files, ...(profile ? { profile } : {}) };
 }

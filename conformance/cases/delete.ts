@@ -14,7 +14,7 @@ const cases: ConformanceCase[] = [
     async run(ctx) {
       const id = await createVoice(ctx, 'del');
       if (!id) return;
-      const ex = await deleteVoice(ctx, id);
+      const ex = await deleteVoice(ctx, id, 'main', { probes: 'delete-response-body' });
       if (!expectOk(ctx, ex, `deleting ${id}`)) return;
       ctx.observe(
         'delete-response-body',
@@ -28,7 +28,7 @@ const cases: ConformanceCase[] = [
           question: 'synthesis-errors',
         });
       }
-      const again = await deleteVoice(ctx, id);
+      const again = await deleteVoice(ctx, id, 'main', { probes: 'delete-response-body/missing' });
       ctx.check(again.status < 500, `deleting ${id} a second time answered HTTP ${again.status}`, {
         request: again.request,
       });
@@ -51,7 +51,7 @@ const cases: ConformanceCase[] = [
     openQuestion: 'delete-response-body',
     async run(ctx) {
       const id = ctx.newVoiceId('gone');
-      const ex = await deleteVoice(ctx, id);
+      const ex = await deleteVoice(ctx, id, 'main', { probes: 'delete-response-body/missing' });
       ctx.observe(
         'delete-response-body',
         `already-missing voice: HTTP ${ex.status}, ${JSON.stringify(ex.json)}`,
@@ -72,7 +72,7 @@ const cases: ConformanceCase[] = [
     title: 'deleting system_default never removes it: synthesis with it still works',
     openQuestion: 'delete-refused-status',
     async run(ctx) {
-      const ex = await deleteVoice(ctx, 'system_default');
+      const ex = await deleteVoice(ctx, 'system_default', 'main', { probes: 'delete-refused-status' });
       const code = asEnvelope(ex.json)?.error_code;
       ctx.observe(
         'delete-refused-status',

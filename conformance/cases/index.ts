@@ -7,6 +7,7 @@ import type { ConformanceCase } from '../toolkit/context.js';
 import { authCases } from './auth.js';
 import { deleteCases } from './delete.js';
 import { envelopeCases } from './envelope.js';
+import { generalOpenCases } from './general-open.js';
 import { listCases } from './list.js';
 import { mockPromiseCases } from './mock-promises.js';
 import { streamCases } from './stream.js';
@@ -35,5 +36,6 @@ export const allCases: readonly ConformanceCase[] = [
   ...synthesisCases,
   ...streamCases,
   ...synthesisOpenCases,
+  ...generalOpenCases,
   ...mockPromiseCases,
 ];

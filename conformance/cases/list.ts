@@ -257,7 +257,9 @@ const cases: ConformanceCase[] = [
     openQuestion: 'page-size-out-of-range',
     async run(ctx) {
       for (const size of ['0', String(maxPage + 1), '-1', '1.5', 'abc']) {
-        const { ex, data } = await listPage(ctx, { page_size: size });
+        const { ex, data } = await listPage(ctx, { page_size: size }, 'main', {
+          probes: 'page-size-out-of-range',
+        });
         const code = (ex.json as { error_code?: unknown } | undefined)?.error_code;
         const detail = data ? `${data.list.length} voices` : `error_code ${JSON.stringify(code)}`;
         ctx.observe('page-size-out-of-range', `page_size=${size}: HTTP ${ex.status}, ${detail}`);
@@ -271,7 +273,9 @@ const cases: ConformanceCase[] = [
     title: 'what a cursor no response returned does',
     openQuestion: 'list-errors',
     async run(ctx) {
-      const { ex } = await listPage(ctx, { voice_id: `${ctx.state.prefix}nocursor` });
+      const { ex } = await listPage(ctx, { voice_id: `${ctx.state.prefix}nocursor` }, 'main', {
+        probes: 'list-errors/unknown-cursor',
+      });
       const code = (ex.json as { error_code?: unknown } | undefined)?.error_code;
       ctx.observe('list-errors', `unknown cursor: HTTP ${ex.status}, error_code ${JSON.stringify(code)}`);
     },

@@ -2,7 +2,7 @@
 
 import { asEnvelope } from '../../judge/envelope.js';
 import { synthesize } from '../toolkit/actions.js';
-import type { ConformanceCase } from '../toolkit/context.js';
+import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
 import { expectRefusal } from '../toolkit/expect.js';
 import type { Exchange } from '../toolkit/http.js';
 import { longText, shortText } from './support.js';
@@ -16,6 +16,48 @@ function outcome(ex: Exchange): string {
 /** Probes only need the status: stop reading after the first 64 KiB. */
 const probe = { maxBytes: 65_536 };
 
+/** The longest text the bisection sends, and its bound on requests (1 + log2 of it, rounded up, fits). */
+const maxProbeText = 100_000;
+const maxTextProbes = 20;
+
+/** A status probe of `n` code points on the stream endpoint: the body is cancelled after its first bytes. */
+function textProbe(ctx: CaseContext, n: number): Promise<Exchange> {
+  // 4 KiB holds any refusal envelope whole, and is a small part of an audio answer.
+  return synthesize(
+    ctx,
+    'stream',
+    { generate_text: longText(n).slice(0, n) },
+    { send: { maxBytes: 4096 }, probes: 'max-text-length' },
+  );
+}
+
+/**
+ * The limit by bisection: `lo` is the longest text seen accepted (0 before any), `hi` the shortest seen
+ * refused. It stops when they are one apart (the limit is `lo`), when the deployment accepts
+ * ${maxProbeText} characters (no limit found: nothing recorded), or on an answer that is neither.
+ */
+async function bisectTextLength(ctx: CaseContext): Promise<void> {
+  let lo = 0;
+  let hi = maxProbeText;
+  let last: Exchange | undefined;
+  for (let probes = 0; probes < maxTextProbes && hi - lo > 1; probes++) {
+    const n = probes === 0 ? maxProbeText : Math.floor((lo + hi) / 2);
+    last = await textProbe(ctx, n);
+    const refused = last.status >= 400 && last.status < 500 && last.status !== 429;
+    if (last.status === 200 && n === maxProbeText)
+      return ctx.observe('max-text-length', `${n} characters accepted: no limit found`);
+    if (last.status === 200) lo = n;
+    else if (refused) hi = n;
+    else return ctx.observe('max-text-length', `bisection stopped at ${n} characters: ${outcome(last)}`);
+  }
+  ctx.observe(
+    'max-text-length',
+    hi - lo === 1 && lo > 0
+      ? `${lo} characters accepted, ${hi} refused`
+      : `no limit found between ${lo} and ${hi} characters`,
+  );
+}
+
 const cases: ConformanceCase[] = [
   {
     id: 'synthesis.open.text-alias',
@@ -25,7 +67,7 @@ const cases: ConformanceCase[] = [
     openQuestion: 'text-alias',
     async run(ctx) {
       for (const e of ['complete', 'stream'] as const) {
-        const ex = await synthesize(ctx, e, { text: shortText }, { send: probe });
+        const ex = await synthesize(ctx, e, { text: shortText }, { send: probe, probes: 'text-alias' });
         ctx.observe('text-alias', `${e} with {text}: ${outcome(ex)}`);
       }
     },
@@ -34,19 +76,9 @@ const cases: ConformanceCase[] = [
     id: 'synthesis.open.max-text-length',
     section: '§8',
     severity: 'observe',
-    title: 'the longest generate_text accepted (probes of 5,000, 10,000 and 20,000 characters, streamed)',
+    title: `the longest generate_text accepted, found by bisection up to ${maxProbeText.toLocaleString('en')} characters (streamed, at most ${maxTextProbes} requests)`,
     openQuestion: 'max-text-length',
-    async run(ctx) {
-      for (const n of [5_000, 10_000, 10_001, 20_000]) {
-        const ex = await synthesize(
-          ctx,
-          'stream',
-          { generate_text: longText(n).slice(0, n) },
-          { send: probe },
-        );
-        ctx.observe('max-text-length', `${n} characters: ${outcome(ex)}`);
-      }
-    },
+    run: (ctx) => bisectTextLength(ctx),
   },
   {
     id: 'synthesis.open.default-format',
@@ -56,7 +88,12 @@ const cases: ConformanceCase[] = [
     openQuestion: 'default-audio-format',
     async run(ctx) {
       for (const e of ['complete', 'stream'] as const) {
-        const ex = await synthesize(ctx, e, { generate_text: shortText }, { send: probe });
+        const ex = await synthesize(
+          ctx,
+          e,
+          { generate_text: shortText },
+          { send: probe, probes: 'default-audio-format' },
+        );
         ctx.observe('default-audio-format', `${e}: ${outcome(ex)}`);
       }
     },
@@ -69,7 +106,12 @@ const cases: ConformanceCase[] = [
     openQuestion: 'allowed-options',
     async run(ctx) {
       for (const language of ['en', 'zh', 'xx']) {
-        const ex = await synthesize(ctx, 'complete', { generate_text: shortText, language }, { send: probe });
+        const ex = await synthesize(
+          ctx,
+          'complete',
+          { generate_text: shortText, language },
+          { send: probe, ...(language === 'xx' ? { probes: 'allowed-options/refusal' } : {}) },
+        );
         ctx.observe('allowed-options', `language ${language}: ${outcome(ex)}`);
       }
       for (const emotion_class of ['happy', 'sad', 'no-such-emotion']) {
@@ -90,10 +132,12 @@ const cases: ConformanceCase[] = [
     title: 'a voice_id that is not available is refused (status and code observed)',
     openQuestion: 'synthesis-errors',
     async run(ctx) {
-      const ex = await synthesize(ctx, 'complete', {
-        generate_text: shortText,
-        voice_id: ctx.newVoiceId('none'),
-      });
+      const ex = await synthesize(
+        ctx,
+        'complete',
+        { generate_text: shortText, voice_id: ctx.newVoiceId('none') },
+        { probes: 'synthesis-errors/unknown-voice' },
+      );
       expectRefusal(ctx, ex, { what: 'synthesis with an unknown voice_id', question: 'synthesis-errors' });
     },
   },
@@ -122,7 +166,12 @@ const cases: ConformanceCase[] = [
     title: 'a request without generate_text is refused (status and code observed)',
     openQuestion: 'synthesis-errors',
     async run(ctx) {
-      const ex = await synthesize(ctx, 'complete', { voice_id: 'system_default' });
+      const ex = await synthesize(
+        ctx,
+        'complete',
+        { voice_id: 'system_default' },
+        { probes: 'synthesis-errors/missing-text' },
+      );
       expectRefusal(ctx, ex, { what: 'synthesis without generate_text', question: 'synthesis-errors' });
     },
   },

@@ -42,7 +42,12 @@ const basics: ConformanceCase[] = [
     title: `${e} synthesis with a negative speed is refused with the error envelope`,
     openQuestion: 'synthesis-errors',
     async run(ctx) {
-      const ex = await synthesize(ctx, e, { generate_text: shortText, speed: -1 });
+      const ex = await synthesize(
+        ctx,
+        e,
+        { generate_text: shortText, speed: -1 },
+        { probes: 'synthesis-errors/negative-speed' },
+      );
       expectRefusal(ctx, ex, { what: `${e} synthesis with speed -1`, question: 'synthesis-errors' });
     },
   })),
@@ -69,7 +74,12 @@ const formats: ConformanceCase[] = endpoints.flatMap((e) =>
       title: `${e} synthesis with audio_format ${format}: when enabled, ${format} audio${format === 'pcm' ? ' with the PCM headers' : ''}`,
       openQuestion: format === 'pcm' ? 'pcm-header-names' : 'allowed-options',
       async run(ctx) {
-        const ex = await synthesize(ctx, e, { generate_text: shortText, audio_format: format });
+        const ex = await synthesize(
+          ctx,
+          e,
+          { generate_text: shortText, audio_format: format },
+          { probes: format === 'pcm' ? 'pcm-header-names' : 'allowed-options/refusal' },
+        );
         if (ex.status !== 200) {
           const code = asEnvelope(ex.json)?.error_code;
           ctx.observe(

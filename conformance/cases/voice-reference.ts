@@ -8,7 +8,7 @@ import {
   uploadFile,
   uploadForm,
 } from '../toolkit/actions.js';
-import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
+import type { CaseContext, ConformanceCase, PointId } from '../toolkit/context.js';
 import { expectOk, expectRefusal } from '../toolkit/expect.js';
 import type { FixtureRole } from '../toolkit/run-state.js';
 import type { ExtraKeyName } from '../types.js';
@@ -19,12 +19,24 @@ async function refuseReference(
   ref: string,
   what: string,
   error: ErrorName | null,
-  opts: { readonly key?: ExtraKeyName | 'main'; readonly question?: string } = {},
+  opts: {
+    readonly key?: ExtraKeyName | 'main';
+    readonly question?: string;
+    /** The profile point the save probes; null: none (its answer belongs to no point of a profile). */
+    readonly probes?: PointId | null;
+  } = {},
 ): Promise<void> {
   const id = ctx.newVoiceId('ref');
   const freeBefore = await remainingFreeUses(ctx);
-  const ex = await saveVoice(ctx, { voice_id: id, ref_audio: ref }, opts.key ?? 'main');
   const entry = error ? errors[error] : undefined;
+  const probes = opts.probes === undefined ? probedPoint(entry?.code, opts.question) : opts.probes;
+  const ex = await saveVoice(
+    ctx,
+    { voice_id: id, ref_audio: ref },
+    opts.key ?? 'main',
+    undefined,
+    probes ? { probes } : {},
+  );
   expectRefusal(ctx, ex, {
     what,
     ...(entry ? { status: entry.status, statusLevel: 'observe', code: entry.code } : {}),
@@ -39,6 +51,12 @@ async function refuseReference(
     freeBefore === freeAfter,
     `${what}: remainingFreeCloneCount went from ${freeBefore} to ${freeAfter}; a refused save consumes no free use (§4.2 rule 3)`,
   );
+}
+
+/** The profile point a refused save probes: the open question it names, or the status of its code. */
+function probedPoint(code: number | undefined, question: string | undefined): PointId {
+  if (question === 'ref-audio-not-accessible' || question === 'voice-cloning-disabled-error') return question;
+  return `voice-save-statuses/${code}` as PointId;
 }
 
 interface Verdict {
@@ -296,6 +314,8 @@ const others: ConformanceCase[] = [
         null,
         {
           question: 'ref-audio-not-accessible',
+          // An unreachable URL is not what the point is about (an object key of elsewhere, §2.2).
+          probes: null,
         },
       ),
   },
@@ -345,7 +365,16 @@ const others: ConformanceCase[] = [
         const up = await uploadForm(ctx, { scene: 'audio', file });
         const key = dataOf(up)?.object_key;
         if (typeof key !== 'string') continue;
-        const ex = await saveVoice(ctx, { voice_id: ctx.newVoiceId('dur'), ref_audio: key });
+        const ex = await saveVoice(
+          ctx,
+          { voice_id: ctx.newVoiceId('dur'), ref_audio: key },
+          'main',
+          undefined,
+          {
+            probes: 'reference-duration-boundaries',
+            aspect: role === 'mp3-3s' ? 'shortest' : 'longest',
+          },
+        );
         ctx.observe('reference-duration-boundaries', `${role}: HTTP ${ex.status}`);
       }
       ctx.note(`limits: ${limits.referenceMinSeconds.value}–${limits.referenceMaxSeconds.value} s`);

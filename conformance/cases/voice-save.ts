@@ -32,7 +32,9 @@ async function refusedAndAbsent(
 ): Promise<void> {
   const ref = await referenceKey(ctx);
   if (!ref) return;
-  const ex = await saveVoice(ctx, { voice_id: voiceId, ref_audio: ref });
+  const ex = await saveVoice(ctx, { voice_id: voiceId, ref_audio: ref }, 'main', undefined, {
+    ...(expectCode === undefined ? { probes: 'voice-id-invalid-characters' } : {}),
+  });
   expectRefusal(ctx, ex, {
     what,
     ...(expectCode === undefined
@@ -162,7 +164,9 @@ const duplicate: ConformanceCase = {
     const other = await ctx.state.fixture('valid-10s');
     const otherKey = other ? await uploadFile(ctx, other) : await referenceKey(ctx);
     for (const variant of [id, ` ${id.toUpperCase()} `]) {
-      const ex = await saveVoice(ctx, { voice_id: variant, ref_audio: otherKey ?? '' });
+      const ex = await saveVoice(ctx, { voice_id: variant, ref_audio: otherKey ?? '' }, 'main', undefined, {
+        probes: 'voice-save-statuses/10018',
+      });
       expectRefusal(ctx, ex, {
         what: `saving the existing id ${JSON.stringify(variant)} again`,
         status: errors.voiceIdTaken.status,
@@ -197,7 +201,9 @@ const reserved: ConformanceCase = {
   async run(ctx) {
     const ref = await referenceKey(ctx);
     if (!ref) return;
-    const ex = await saveVoice(ctx, { voice_id: 'system_default', ref_audio: ref });
+    const ex = await saveVoice(ctx, { voice_id: 'system_default', ref_audio: ref }, 'main', undefined, {
+      probes: 'voice-save-statuses/10018',
+    });
     expectRefusal(ctx, ex, {
       what: 'saving the reserved id system_default',
       status: errors.voiceIdTaken.status,

@@ -2,11 +2,14 @@
  * run/: one run of the suite from start to finish. runConformance (here) checks the options, does the
  * setup, builds the run state and hands it to the runner (runner.ts), which orders and skips the cases
  * (select.ts), runs them, and deletes what the run created (cleanup.ts).
- * May import setup/, toolkit/, cases/ (the default case list), types.ts and openapi/; never cli/ or
+ * May import setup/, toolkit/, cases/ (the default case list), types.ts, openapi/ and profile/ (the run's
+ * profile recorder); never cli/ or
  * reporters/ (a run returns values; printing and files are the caller's).
  */
 import { randomBytes } from 'node:crypto';
 import { pcmHeaders } from '../../openapi/contract.js';
+import { createProfileRecorder } from '../../profile/recorder.js';
+import type { Profile } from '../../profile/types.js';
 import { allCases } from '../cases/index.js';
 import { embeddedKeys, startEmbeddedMock } from '../setup/embedded-mock.js';
 import { kitFixtures } from '../setup/fixture-source.js';
@@ -31,6 +34,22 @@ function referenceSource(checked: FixtureFile | undefined): () => Promise<Fixtur
   };
 }
 
+/** A run's results, and the profile of what it observed on the points the spec leaves open. */
+export type ProfiledRunResult = RunResult & {
+  /**
+   * The deployment's choices on the spec-silent points the run saw (profile/points.ts), each with its
+   * evidence; a point seen answered two ways is in `unsettled`. `voice-kit conformance --write-profile`
+   * writes it.
+   */
+  readonly profile: Profile;
+};
+
+/** The address a profile names as its target: no credentials, no query. */
+function targetOf(baseUrl: string): string {
+  const url = URL.parse(baseUrl);
+  return url ? `${url.origin}${url.pathname}`.replace(/\/+$/, '') : '';
+}
+
 /**
  * Run the conformance suite. Resolves with every result as a value; `ok` is false when a must case
  * failed. Voices the run created are deleted before it resolves.
@@ -43,7 +62,7 @@ function referenceSource(checked: FixtureFile | undefined): () => Promise<Fixtur
  * status passes), and a key (`apiKey`, `keys.otherOrg`...) that the list refuses with 401. Without `baseUrl`, `apiKey` and `keys` replace the embedded mock's own keys (its
  * tests use that); the CLI refuses keys without a base URL, since there they are a forgotten flag.
  */
-export async function runConformance(options: RunOptions = {}): Promise<RunResult> {
+export async function runConformance(options: RunOptions = {}): Promise<ProfiledRunResult> {
   checkOptions(options, options.cases ?? allCases);
   const reference =
     options.referenceAudio === undefined ? undefined : await checkedReference(options.referenceAudio);
@@ -92,13 +111,14 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       voicesDeleted: 0,
       uploads: 0,
       counter: 0,
+      recorder: createProfileRecorder(),
     };
     const prepare = async () => (kitMock ? [await freshUploadWindow(state)] : []);
     // The embedded mock stops with the run; a mock that lives on gets its upload quotas back.
     const finish = async () => (kitMock && !embedded ? [await resetUploadQuotas(state)] : []);
     const allowBillable = options.allowBillable ?? embedded !== undefined;
     const include = options.include ?? (embedded ? includeNames : []);
-    return await runCases(state, options.cases ?? allCases, {
+    const result = await runCases(state, options.cases ?? allCases, {
       allowance: {
         keys,
         allowBillable,
@@ -112,6 +132,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunResul
       finish,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
+    const observed = { by: 'conformance', target: targetOf(baseUrl), at: result.startedAt } as const;
+    return { ...result, profile: state.recorder?.profile(observed) ?? createProfileRecorder().profile() };
   } finally {
     await served?.close();
     await embedded?.close();

@@ -5,13 +5,16 @@
 
 import { isObject } from '../../judge/envelope.js';
 import { errors, limits, normalizeVoiceId, upload as uploadRules } from '../../openapi/contract.js';
-import type { CaseContext, KeyChoice } from './context.js';
+import type { CallSpec, CaseContext, KeyChoice } from './context.js';
 import type { Exchange, SendOptions } from './http.js';
 import { type UploadForm, uploadFormData } from './multipart.js';
 import type { KeyName } from './run-state.js';
 
 /** The identity of a created voice in RunState.liveVoices: voice ids are per key's space. */
 const liveKey = (key: KeyName, voiceId: string) => `${key}\u0000${voiceId}`;
+
+/** The spec-silent point a call probes, for the run's profile (CallSpec.probes). */
+export type Probe = Pick<CallSpec, 'probes' | 'aspect'>;
 
 /** A custom voice of a list page (§4.3). */
 export interface ListedVoice {
@@ -93,6 +96,7 @@ export async function saveVoice(
   body: Record<string, unknown>,
   key: KeyName = 'main',
   headers?: Record<string, string>,
+  probe: Probe = {},
 ): Promise<Exchange> {
   if (typeof body.voice_id === 'string') {
     const id = normalizeVoiceId(body.voice_id);
@@ -104,6 +108,7 @@ export async function saveVoice(
     path: '/v1/voice/save',
     key,
     ...(headers ? { body: JSON.stringify(body), headers } : { json: body }),
+    ...probe,
   });
   if (ex.status === 200) {
     ctx.state.voicesCreated += 1;
@@ -139,8 +144,16 @@ export async function listPage(
   ctx: CaseContext,
   query: Readonly<Record<string, string | number>> = {},
   key: KeyChoice = 'main',
+  probe: Probe = {},
 ): Promise<{ readonly ex: Exchange; readonly data: ListData | undefined }> {
-  const ex = await ctx.call({ op: 'listVoices', method: 'GET', path: '/v1/voice/list', key, query });
+  const ex = await ctx.call({
+    op: 'listVoices',
+    method: 'GET',
+    path: '/v1/voice/list',
+    key,
+    query,
+    ...probe,
+  });
   const d = dataOf(ex);
   const data = d && Array.isArray(d.list) ? (d as unknown as ListData) : undefined;
   return { ex, data };
@@ -193,12 +206,14 @@ export async function deleteVoice(
   ctx: CaseContext,
   voiceId: string,
   key: KeyChoice = 'main',
+  probe: Probe = {},
 ): Promise<Exchange> {
   const ex = await ctx.call({
     op: 'deleteVoice',
     method: 'DELETE',
     path: `/v1/voice/${encodeURIComponent(voiceId)}`,
     key,
+    ...probe,
   });
   // Only the first success counts: a second delete of the same voice may answer 200 too (§4.4).
   if (ex.status === 200 && typeof key === 'string' && ctx.state.liveVoices.delete(liveKey(key, voiceId)))
@@ -214,9 +229,10 @@ export function synthesize(
   ctx: CaseContext,
   endpoint: Endpoint,
   body: unknown,
-  opts: { readonly key?: KeyChoice; readonly send?: SendOptions } = {},
+  opts: { readonly key?: KeyChoice; readonly send?: SendOptions } & Probe = {},
 ): Promise<Exchange> {
   return ctx.call({
+    ...(opts.probes ? { probes: opts.probes } : {}),
     op: endpoint === 'complete' ? 'synthesizeSpeech' : 'streamSpeech',
     method: 'POST',
     path: endpoint === 'complete' ? '/v1/text-to-speech' : '/v1/text-to-speech/stream',

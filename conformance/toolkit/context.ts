@@ -3,10 +3,17 @@
  * judge every response;
  * actions.ts names the operations of §4, expect.ts the shared assertions, http.ts the one network
  * call, multipart.ts the upload bodies, run-state.ts the state a run shares between its cases.
- * May import types.ts, judge/ and openapi/ (and music-metadata, in decode-audio.ts); never cases/, run/, setup/, reporters/ or cli/.
+ * May import types.ts, judge/, openapi/ and profile/ (the point a call probes, the recorder it feeds; and
+ * music-metadata, in decode-audio.ts); never cases/, run/, setup/, reporters/ or cli/.
  */
+import type { ExchangeFacts } from '../../judge/exchange.js';
 import type { Verdict } from '../../judge/judge.js';
 import { apiKeyHeader, type OperationId } from '../../openapi/contract.js';
+import type { PointId } from '../../profile/points.js';
+
+export type { PointId } from '../../profile/points.js';
+
+import type { SeenFacts } from '../../profile/recorder.js';
 import type { CaseInfo, Finding, Observation } from '../types.js';
 import { type Exchange, type SendOptions, send } from './http.js';
 import { factsOf, judgeOf } from './judged.js';
@@ -41,6 +48,13 @@ export interface CallSpec {
   readonly body?: BodyInit;
   readonly headers?: Readonly<Record<string, string>>;
   readonly send?: SendOptions;
+  /**
+   * The spec-silent point (profile/points.ts) this request probes: the run's profile reads its answer
+   * as that point's choice. Without it the profile reads only what the answer leaves no doubt about.
+   */
+  readonly probes?: PointId;
+  /** The part of the point's choice it probes (`shortest` / `longest` of the duration bounds). */
+  readonly aspect?: string;
 }
 
 /** Rules a case judges itself with what it knows (expectAudio decodes the whole body). */
@@ -148,8 +162,21 @@ export class CaseContext {
       );
       return ex;
     }
-    if (spec.op) this.judge(spec.op, req, spec, ex);
+    const facts = factsOf(spec.op ?? undefined, req, spec, ex);
+    this.record(facts, spec);
+    if (spec.op && !ex.truncated) this.judgeFacts({ ...facts, operationId: spec.op }, ex);
     return ex;
+  }
+
+  /** Hand the exchange to the run's profile recorder, with the point it probes when the case says. */
+  private record(facts: SeenFacts, spec: Pick<CallSpec, 'probes' | 'aspect'>): void {
+    // A request to another host (a signed voice_url) is no exchange of the service.
+    if (!facts.path.startsWith('/') || !this.state.recorder) return;
+    this.state.recorder.see(facts, {
+      case: this.kase.id,
+      ...(spec.probes ? { point: spec.probes } : {}),
+      ...(spec.aspect ? { aspect: spec.aspect } : {}),
+    });
   }
 
   /**
@@ -158,7 +185,11 @@ export class CaseContext {
    */
   judge(op: OperationId, req: Request, sent: { json?: unknown; body?: BodyInit }, ex: Exchange): void {
     if (ex.truncated) return;
-    for (const v of judgeOf(this.state).judge(factsOf(op, req, sent, ex))) this.verdict(v, ex);
+    this.judgeFacts({ ...factsOf(op, req, sent, ex), operationId: op }, ex);
+  }
+
+  private judgeFacts(facts: ExchangeFacts, ex: Exchange): void {
+    for (const v of judgeOf(this.state).judge(facts)) this.verdict(v, ex);
   }
 
   /** The checks of `call`, usable on an exchange made another way (the request is not known). */

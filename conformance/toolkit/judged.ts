@@ -8,6 +8,7 @@ import type { ExchangeFacts, FormPart, HeaderMap, KeptBody } from '../../judge/e
 import { createJudge, type Judge } from '../../judge/judge.js';
 import type { KeyScope } from '../../judge/session.js';
 import type { OperationId } from '../../openapi/contract.js';
+import type { SeenFacts } from '../../profile/recorder.js';
 import type { Exchange } from './http.js';
 import type { RunKeys, RunState } from './run-state.js';
 
@@ -81,13 +82,16 @@ function formOf(body: BodyInit | undefined): ExchangeFacts['form'] {
   return { parts, complete: true, error: undefined };
 }
 
-/** The facts of one exchange of a case. Audio framing is left to expectAudio, which decodes it whole. */
+/**
+ * The facts of one exchange of a case (`op` undefined: a path or method no operation has, which only the
+ * profile recorder reads). Audio framing is left to expectAudio, which decodes it whole.
+ */
 export function factsOf(
-  op: OperationId,
+  op: OperationId | undefined,
   req: Request,
   sent: { json?: unknown; body?: BodyInit },
   ex: Exchange,
-): ExchangeFacts {
+): SeenFacts {
   const url = new URL(req.url);
   sequence += 1;
   const responseJson: KeptBody =

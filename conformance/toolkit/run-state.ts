@@ -1,3 +1,4 @@
+import type { ProfileRecorder } from '../../profile/recorder.js';
 import type { ExtraKeyName } from '../types.js';
 import type { FetchLike } from './http.js';
 
@@ -80,4 +81,6 @@ export interface RunState {
   voicesDeleted: number;
   uploads: number;
   counter: number;
+  /** Reads every exchange of the run for the profile of the deployment's spec-silent choices. */
+  readonly recorder?: ProfileRecorder;
 }

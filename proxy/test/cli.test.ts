@@ -3,7 +3,7 @@
  * on SIGTERM writes the reports, prints a summary and exits 1 when a must-rule was violated, else 0.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function session(paths: string[], reportDir: string, beforeStop?: () => Promise<void>) {
+async function session(
+  paths: string[],
+  reportDir: string,
+  beforeStop?: () => Promise<void>,
+  extra: readonly string[] = [],
+) {
   const child = spawn(
     process.execPath,
     [
@@ -43,6 +48,7 @@ async function session(paths: string[], reportDir: string, beforeStop?: () => Pr
       '0',
       '--report-dir',
       reportDir,
+      ...extra,
     ],
     { cwd: root },
   );
@@ -111,6 +117,27 @@ describe('voice-kit proxy', () => {
         expect.stringMatching(/^voice-kit proxy: the report folder .* cannot be written: (ENOENT|ENOTDIR)$/),
       ]);
     }
+  });
+
+  it('--write-profile writes the profile at the end (private) and says how many points it holds', async () => {
+    const file = join(dir, 'seen.profile.json');
+    const { code, stdout } = await session(['/v1/voice/list'], join(dir, 'profiled'), undefined, [
+      '--write-profile',
+      file,
+    ]);
+    expect(code).toBe(0);
+    // A list of no voice, refused without a key: nothing a profile can hold.
+    expect(stdout).toContain(`profile: 0 points written to ${file} (0 unsettled)`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ kind: 'voice-kit-profile', points: {} });
+  });
+
+  it('refuses a folder at --write-profile at start, in one line, with exit 2', async () => {
+    const { code, stderr } = await refused(['--upstream', up.url, '--port', '0', '--write-profile', dir]);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^voice-kit proxy: the profile file \(--write-profile\): .* is a folder/),
+    ]);
   });
 
   it('exits 3 with one line, no stack trace, when the reports cannot be written at the end', async () => {

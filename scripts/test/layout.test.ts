@@ -65,6 +65,8 @@ const mayImport: Record<string, readonly string[]> = {
     'conformance/toolkit/',
     'conformance/cases/',
     'openapi/',
+    // The run's profile recorder (the cases' exchanges, read for the spec-silent points).
+    'profile/',
   ],
   // --explore: sequences judged by the one judge, on the suite's setup and toolkit.
   'conformance/explore/': [
