@@ -14,6 +14,7 @@ import { kitFixtures } from '../setup/fixture-source.js';
 import { serveReference } from '../setup/reference-server.js';
 import type { FetchLike } from '../toolkit/http.js';
 import { includeNames } from '../types.js';
+import { probeChoices } from './calibration-probes.js';
 import { createVariantStaging, loopbackOnly, variantChoices } from './variant-staging.js';
 
 let reference: Awaited<ReturnType<typeof serveReference>>;
@@ -200,5 +201,20 @@ describe('the loop: the mock started with the profile of the staging answers as 
       logger: { error: () => undefined },
     });
     expect(await probes((req) => own.fetch(req))).not.toEqual(expected);
+  }, 300_000);
+
+  it('answers a client’s wider round as the staging does: every save refusal, both endpoints, lengths around the limit, the upload 429', async () => {
+    const options = { allowPrivateUrls: true, fetch: loopbackOnly, logger: { error: () => undefined } };
+    const keys = { main: embeddedKeys.main, noClone: embeddedKeys.noClone };
+    const round = (fetchFn: FetchLike) => probeChoices(fetchFn, 'http://127.0.0.1:9', keys);
+    const calibrated = createMockService({ ...options, profile: staging.profile });
+    const expected = await round(createVariantStaging().fetch);
+    expect(await round((req) => calibrated.fetch(req))).toEqual(expected);
+    // Each varied point shows in the round: without the profile, these probes answer otherwise.
+    const own = await round((req) => createMockService(options).fetch(req));
+    const differ = Object.keys(expected).filter(
+      (name) => JSON.stringify(own[name]) !== JSON.stringify(expected[name]),
+    );
+    expect(differ.length).toBeGreaterThanOrEqual(20);
   }, 300_000);
 });
