@@ -145,6 +145,8 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
     ...(reference ? { referenceAudio: reference.value } : {}),
     ...(referenceUrl ? { referenceUrl: referenceUrl.value } : {}),
     ...(pcm ? { pcmHeaders: pcm } : {}),
+    // A profile is asked for: spend the probes it needs (the text-length bisection).
+    ...(writeProfile ? { calibrate: true } : {}),
   };
   const sourceOf = Object.fromEntries([
     ...['baseUrl', 'apiKey', 'only', 'referenceAudio', 'reportDir'].map((o) => [

@@ -96,6 +96,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Profiled
       keys,
       prefix: options.runPrefix ?? `vk_${randomBytes(3).toString('hex')}_`,
       targetIsMock,
+      calibrate: options.calibrate ?? false,
       httpTransport: options.httpTransport ?? options.fetch === undefined,
       pcmHeaderNames: { ...pcmHeaders, ...options.pcmHeaders },
       referenceAudio,

@@ -23,6 +23,7 @@ const optionNames: Record<keyof RunOptions, true> = {
   onProgress: true,
   pcmHeaders: true,
   targetIsMock: true,
+  calibrate: true,
   httpTransport: true,
   now: true,
   runPrefix: true,

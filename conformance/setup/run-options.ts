@@ -32,6 +32,12 @@ export interface RunOptions {
   readonly onProgress?: (event: ProgressEvent) => void;
   /** PCM header names to look for first (the spec does not name them). */
   readonly pcmHeaders?: Partial<PcmHeaderNames>;
+  /**
+   * Spend the probes a calibration profile needs (docs/calibration.md): the longest generate_text is
+   * found by bisection (up to 20 streamed requests, ~75,000 characters accepted against a limit of
+   * 10,000) instead of four fixed lengths. `voice-kit conformance --write-profile` sets it. Default false.
+   */
+  readonly calibrate?: boolean;
   /** Treat the target as the kit's mock (mock-only cases run). Default: true only for the embedded mock. */
   readonly targetIsMock?: boolean;
   /** Responses come over real HTTP (Transfer-Encoding visible). Default: true unless `fetch` is given. */

@@ -28,6 +28,7 @@ function run(fetchFn: FetchLike): Promise<ProfiledRunResult> {
     apiKey: embeddedKeys.main,
     keys: embeddedKeys,
     allowBillable: true,
+    calibrate: true,
     include: includeNames,
     fetch: fetchFn,
     httpTransport: false,
@@ -205,7 +206,7 @@ describe('the loop: the mock started with the profile of the staging answers as 
 
   it('answers a client’s wider round as the staging does: every save refusal, both endpoints, lengths around the limit, the upload 429', async () => {
     const options = { allowPrivateUrls: true, fetch: loopbackOnly, logger: { error: () => undefined } };
-    const keys = { main: embeddedKeys.main, noClone: embeddedKeys.noClone };
+    const keys = { main: embeddedKeys.main, noClone: embeddedKeys.noClone ?? '' };
     const round = (fetchFn: FetchLike) => probeChoices(fetchFn, 'http://127.0.0.1:9', keys);
     const calibrated = createMockService({ ...options, profile: staging.profile });
     const expected = await round(createVariantStaging().fetch);

@@ -58,6 +58,8 @@ export interface RunState {
   readonly prefix: string;
   /** The target is the kit's mock: mock-only promises are checked. */
   readonly targetIsMock: boolean;
+  /** The run spends the probes a calibration profile needs (RunOptions.calibrate). */
+  readonly calibrate: boolean;
   /** Responses come over real HTTP, so Transfer-Encoding is visible. */
   readonly httpTransport: boolean;
   readonly pcmHeaderNames: PcmHeaderNames;

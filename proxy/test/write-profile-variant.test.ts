@@ -65,6 +65,7 @@ beforeAll(async () => {
       apiKey: embeddedKeys.main,
       keys: embeddedKeys,
       allowBillable: true,
+      calibrate: true,
       include: includeNames,
       targetIsMock: false,
       referenceUrl: reference.url,
