@@ -37,3 +37,31 @@ describe('service.warm(): a stream nobody hears, before the first real one', () 
     await warm.close();
   });
 });
+
+describe('warmUp(): long enough to compile the parse and the size count, never in one block', () => {
+  it('says several long texts, each a request of its own, with a turn of the event loop between', async () => {
+    const { warmUp } = await import('./warm-up.js');
+    const texts: string[] = [];
+    const turnsBefore: number[] = [];
+    let turns = 0;
+    const tick = () => {
+      turns++;
+    };
+    const spare = {
+      async answer(request: { body: ReadableStream<Uint8Array> | null }) {
+        const body = await new Response(request.body).json();
+        texts.push(body.generate_text);
+        turnsBefore.push(turns);
+        // A macrotask queued now runs before the next pass only if the warm-up yields between them.
+        setTimeout(tick, 0);
+        return {};
+      },
+    };
+    await warmUp(spare, 'mock-key');
+    // One pass of 600 characters left the per-character loops unoptimized for a real 5,000-character text.
+    expect(texts.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(texts).size).toBe(texts.length);
+    for (const text of texts) expect(text.length).toBeGreaterThanOrEqual(2000);
+    expect(turnsBefore).toEqual(texts.map((_, i) => i));
+  });
+});
