@@ -59,9 +59,10 @@ describe('warmUp(): long enough to compile the parse and the size count, never i
     };
     await warmUp(spare, 'mock-key');
     // One pass of 600 characters left the per-character loops unoptimized for a real 5,000-character text.
-    expect(texts.length).toBeGreaterThanOrEqual(4);
+    expect(texts.length).toBeGreaterThanOrEqual(5);
     expect(new Set(texts).size).toBe(texts.length);
-    for (const text of texts) expect(text.length).toBeGreaterThanOrEqual(2000);
+    // The first is short (a readiness probe may wait for it); four or more after it are long.
+    expect(texts.filter((text) => text.length >= 2000).length).toBeGreaterThanOrEqual(4);
     expect(turnsBefore).toEqual(texts.map((_, i) => i));
   });
 });

@@ -13,7 +13,9 @@ const words =
     20,
   );
 /** Each pass says a text of its own (its number in front), so none is answered from the plan memo. */
-export const warmUpPasses = 5;
+export const warmUpPasses = 6;
+/** The first pass's length: what the one pass of old said, so the first answer waits no longer. */
+const firstPassChars = 600;
 /** Only the first chunks of each pass are rendered: the code is compiled by then, and more is only work. */
 const chunksRendered = 8;
 
@@ -40,7 +42,10 @@ interface Answering {
 export async function warmUp(spare: Answering, apiKey: string | undefined): Promise<void> {
   if (apiKey === undefined) return;
   for (let pass = 1; pass <= warmUpPasses; pass++) {
-    await warmPass(spare, apiKey, `${pass}. ${words}`);
+    // The first pass is short: everything it meets is compiled for the first time, and a readiness
+    // probe that arrives meanwhile waits for it.
+    const text = pass === 1 ? words.slice(0, firstPassChars) : words;
+    await warmPass(spare, apiKey, `${pass}. ${text}`);
     // A macrotask between passes: whatever came meanwhile is answered before the next pass starts.
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
