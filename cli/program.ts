@@ -43,6 +43,10 @@ function program(): CAC {
     .option('--host <host>', 'Interface to listen on', { default: '127.0.0.1' })
     .option('--config <file>', 'JSON file with keys, limits and options (see docs/mock.md)')
     .option(
+      '--profile <file>',
+      'Calibration profile: answer as the deployment it was written from where the spec is silent (see docs/calibration.md; wins over the config file\'s "profile")',
+    )
+    .option(
       '--seed <seed>',
       'Seed of object keys, voice profiles and voice_url signatures (default: ids from 42, a random signing secret; with a seed voice_urls are reproducible and forgeable)',
     )

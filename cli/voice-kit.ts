@@ -9,6 +9,9 @@ import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
 import { type MockServerStartup, startMockServer } from '../mocks/node/server.js';
 import { StateDirError } from '../mocks/node/state-dir-error.js';
+import { ProfileError } from '../profile/parse.js';
+import { pointIds } from '../profile/points.js';
+import type { Profile } from '../profile/types.js';
 import { npmSlip } from './npm-slips.js';
 import { helpText, mockVariables, readCommandLine, usage } from './program.js';
 import { kitVersion } from './version.js';
@@ -25,6 +28,8 @@ interface MockFlags {
   port?: string | number;
   host: string;
   config?: string;
+  /** A calibration profile file (wins over the config file's "profile"). */
+  profile?: string;
   seed?: string | number;
   /** The control API's token; made at start on a host beyond loopback when not given. */
   controlToken?: string;
@@ -66,6 +71,7 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   let bodyTimeoutMs: number | undefined;
   let populate: number | undefined;
   let stateDir: string | undefined;
+  let profile: { profile: Profile; source: string } | undefined;
   try {
     populate = flags.populate === undefined ? undefined : integerFlag('--populate', flags.populate, 1, 1000);
     stateDir = flags.stateDir === undefined ? undefined : String(flags.stateDir);
@@ -80,10 +86,18 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
     if (flags.config) {
       const file = await (await import('../mocks/node/load-config.js')).readMockFile(flags.config);
       config = file.config;
-      // --state-dir wins over the file's "stateDir".
+      // --state-dir wins over the file's "stateDir", --profile over its "profile".
       stateDir ??= file.stateDir;
+      if (file.profile && flags.profile === undefined)
+        profile = { profile: file.profile, source: file.profileSource ?? flags.config };
     }
+    if (flags.profile !== undefined) profile = await profileFlag(String(flags.profile));
   } catch (error) {
+    // A profile the kit cannot read: one line naming the file and the field, exit 2, no stack.
+    if (error instanceof ProfileError) {
+      fail(`voice-kit mock: ${error.message}`);
+      return 2;
+    }
     if (!(error instanceof ConfigError)) throw error;
     return usage(fail, error.problems, 'mock');
   }
@@ -103,6 +117,7 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
       ...(stateDir === undefined ? {} : { stateDir }),
       ...(flags.repair === true ? { repair: true } : {}),
       ...(populate === undefined ? {} : { populate: { voices: populate, seed: seed ?? 1 } }),
+      ...(profile ? { serviceOptions: { profile: profile.profile } } : {}),
     });
   } catch (error) {
     // A state dir it cannot use: one message naming the file and what to do, exit 2, no empty mock.
@@ -136,12 +151,27 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   // The token rides in the fragment, which a browser never sends: the page reads it from there.
   const dashboard = `${server.url}/__mock/${server.controlToken === undefined ? '' : `#token=${server.controlToken}`}`;
   write(
-    `voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/${token}; dashboard: ${dashboard} in a browser${kept}${populatedText(server.startup, populate)})`,
+    `voice-kit mock listening on ${server.url} (X-API-Key: ${keys}; control API: ${server.url}/__mock/${token}; dashboard: ${dashboard} in a browser${kept}${populatedText(server.startup, populate)}${profileText(profile)})`,
   );
   return stopped;
 }
 
 const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** The --profile file, read (imported only then: each module is startup time). */
+async function profileFlag(path: string): Promise<{ profile: Profile; source: string }> {
+  if (path.trim() === '') throw new ProfileError('--profile: expected a file', '');
+  const { readProfileFile } = await import('../profile/profile-file.js');
+  return { profile: await readProfileFile(path), source: path };
+}
+
+/** "; profile staging.json: 7 points (list-order, …); the rest are the mock's own choices". */
+function profileText(profile: { profile: Profile; source: string } | undefined): string {
+  if (!profile) return '';
+  const ids = pointIds.filter((id) => profile.profile.points[id] !== undefined);
+  const list = ids.length === 0 ? '' : ` (${ids.join(', ')})`;
+  return `; profile ${profile.source}: ${count(ids.length, 'point')}${list}; the rest are the mock's own choices`;
+}
 
 /** ": restored 12 voices and 3 uploads" (or "(a new state dir)" when it held nothing). */
 function restoredText(startup: MockServerStartup): string {

@@ -19,6 +19,7 @@ export {
   startMockServer,
 } from '../mocks/node/server.js';
 export { StateDirError } from '../mocks/node/state-dir-error.js';
+export { readProfileFile } from '../profile/profile-file.js';
 export type {
   ExchangeRecord,
   ProxyOptions,

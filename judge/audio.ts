@@ -110,25 +110,6 @@ export function checkWav(bytes: Uint8Array, streamed: boolean): string[] {
   return problems;
 }
 
-/** Check an MPEG audio body: an ID3v2 tag or a frame sync, and a frame sync right after any tag. */
-export function checkMp3(bytes: Uint8Array): string[] {
-  let at = 0;
-  if (ascii(bytes, 0, 3) === 'ID3' && bytes.byteLength >= 10) {
-    const size =
-      (((bytes[6] ?? 0) & 0x7f) << 21) |
-      (((bytes[7] ?? 0) & 0x7f) << 14) |
-      (((bytes[8] ?? 0) & 0x7f) << 7) |
-      ((bytes[9] ?? 0) & 0x7f);
-    at = 10 + size;
-  }
-  const b0 = bytes[at];
-  const b1 = bytes[at + 1];
-  if (b0 !== 0xff || b1 === undefined || (b1 & 0xe0) !== 0xe0) {
-    return [`no MPEG frame sync at byte ${at} (got ${b0?.toString(16)} ${b1?.toString(16)})`];
-  }
-  return [];
-}
-
 /** Check a raw PCM body against its stated layout: nonempty and a whole number of frames. */
 export function checkPcm(bytes: Uint8Array, layout: PcmLayout | null): string[] {
   if (bytes.byteLength === 0) return ['the PCM body is empty'];

@@ -33,6 +33,29 @@ export interface ExchangeRuleOptions {
   readonly ownChoices?: boolean;
   /** The request is not at hand (the mock's check of its own answer): rules about it are not applied. */
   readonly requestUnknown?: boolean;
+  /**
+   * With `ownChoices`: refusals a calibration profile made the mock's own (the deployment's status and
+   * code for a point the spec leaves open). Such an answer is held to the envelope only.
+   */
+  readonly profileRefusals?: readonly ProfileRefusal[];
+  /** With `ownChoices`: operations whose success `data` a calibration profile gives (not the kit's schema). */
+  readonly profileData?: readonly OperationId[];
+}
+
+/** One refusal as a calibration profile says the deployment answers it. */
+export interface ProfileRefusal {
+  readonly operationId: OperationId;
+  readonly status: number;
+  readonly code: number;
+}
+
+/** Whether the answer is a refusal the profile names for this operation, with this status and code. */
+function profileRefusal(facts: ExchangeFacts, opts: ExchangeRuleOptions): boolean {
+  if (!opts.profileRefusals || facts.status < 400) return false;
+  const code = jsonObject(facts.responseJson)?.error_code;
+  return opts.profileRefusals.some(
+    (r) => r.operationId === facts.operationId && r.status === facts.status && r.code === code,
+  );
 }
 
 export type Add = (rule: Rule, seen: string) => void;
@@ -76,6 +99,10 @@ export function judgeExchange(facts: ExchangeFacts, opts: ExchangeRuleOptions, a
       `a request without X-API-Key was answered HTTP ${status}; §5.5 asks for 401 (error_code 10003)`,
     );
   }
+  if (profileRefusal(facts, opts)) {
+    judgeProfileRefusal(facts, add);
+    return;
+  }
   const documented = documentedStatuses(op);
   if (!documented.includes(status)) {
     if (generalErrorStatuses.has(status) && op !== 'uploadFile') return;
@@ -101,7 +128,7 @@ export function judgeExchange(facts: ExchangeFacts, opts: ExchangeRuleOptions, a
     );
   }
   if (audioAnswer) judgeAudio(facts, opts, add);
-  else judgeJson(facts, add);
+  else judgeJson(facts, opts, add);
 }
 
 /** A 4xx the spec allows without documenting it (422 for 20016 at save, 404 for a missing delete). */
@@ -128,6 +155,20 @@ function judgeOpenRefusal(facts: ExchangeFacts, add: Add): void {
     add(rules.errorCode, p);
 }
 
+/** A refusal answered as a calibration profile says: the §2.1 envelope, JSON, data null. */
+function judgeProfileRefusal(facts: ExchangeFacts, add: Add): void {
+  const contentType = header(facts.responseHeaders, 'content-type');
+  if (!/json/i.test(mimeOf(contentType)))
+    add(
+      rules.contentType,
+      `Content-Type ${JSON.stringify(contentType ?? '')} on HTTP ${facts.status}; the envelope of §2.1 is JSON`,
+    );
+  const body = facts.responseJson;
+  if (body.kind === 'json')
+    for (const p of envelopeProblems(body.value, facts.status, { dataMayBeNull: true }))
+      add(rules.envelope, p);
+}
+
 /** What an answer that should have been the §2.1 envelope was instead. */
 function notJson(body: Exclude<KeptBody, { kind: 'json' | 'too-large' }>): string {
   return body.kind === 'not-json'
@@ -135,7 +176,7 @@ function notJson(body: Exclude<KeptBody, { kind: 'json' | 'too-large' }>): strin
     : 'the body is empty; the envelope of §2.1 was expected';
 }
 
-function judgeJson(facts: ExchangeFacts, add: Add): void {
+function judgeJson(facts: ExchangeFacts, opts: ExchangeRuleOptions, add: Add): void {
   const op = facts.operationId;
   const { status } = facts;
   const body = facts.responseJson;
@@ -145,6 +186,8 @@ function judgeJson(facts: ExchangeFacts, add: Add): void {
     return;
   }
   const json = body.value;
+  // `data` as a calibration profile says the deployment answers it: the envelope holds, not the kit's schema.
+  const profileData = status === 200 && (opts.profileData?.includes(op) ?? false);
   const envelopeFound = envelopeProblems(json, status, {
     dataMayBeNull: op === 'deleteVoice' || op === 'saveVoice',
   });
@@ -161,6 +204,7 @@ function judgeJson(facts: ExchangeFacts, add: Add): void {
   const pageSizeFound = judgeListPage(facts, json, add);
   for (const p of schemaProblems(op, status, json).problems) {
     if (envelopeFound.length > 0 && envelopePointers.has(p.pointer)) continue;
+    if (profileData && (p.pointer === '/data' || p.pointer.startsWith('/data/'))) continue;
     if (pageSizeFound.includes(p.pointer)) continue;
     add(rules.schema, `${p.pointer || '/'} ${p.message}`);
   }

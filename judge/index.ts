@@ -5,7 +5,6 @@
 export {
   audioKindOf,
   type ClaimedAudio,
-  checkMp3,
   checkPcm,
   checkWav,
   claimedAudio,
@@ -13,6 +12,7 @@ export {
   silencePeak,
   silenceProblem,
 } from './audio.js';
+export { AudioWatch, checkMp3 } from './audio-watch.js';
 export { asEnvelope, type Envelope, envelopeProblems, isObject } from './envelope.js';
 export type {
   AudioKind,

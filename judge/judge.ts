@@ -6,7 +6,7 @@
  */
 import { type OperationId, pcmHeaders } from '../openapi/contract.js';
 import { type ExchangeFacts, type HeaderMap, header, type KeptBody } from './exchange.js';
-import { type ExchangeRuleOptions, judgeExchange } from './exchange-rules.js';
+import { type ExchangeRuleOptions, judgeExchange, type ProfileRefusal } from './exchange-rules.js';
 import { judgeRequest } from './request-rules.js';
 import type { Rule, RuleKind, Severity } from './rules.js';
 import { type KeyScope, Session } from './session.js';
@@ -82,13 +82,27 @@ export interface OwnAnswer {
 }
 
 /**
+ * Choices a calibration profile made the mock's own (mocks/core/calibration.ts): the mock is held to
+ * them as to its documented ones, so they are allowed, and nothing else is.
+ */
+export interface OwnChoices {
+  /** Refusals answered as the profile says: this operation, this status, this error_code. */
+  readonly refusals?: readonly ProfileRefusal[];
+  /** Operations whose success `data` is the profile's: their `data` is not held to the kit's schema. */
+  readonly data?: readonly OperationId[];
+  /** The PCM header names the mock answers with (the profile's or the config's). */
+  readonly pcmHeaders?: ExchangeRuleOptions['pcmHeaders'];
+}
+
+/**
  * The kit's mock judging one of its own answers (its response check, the dashboard journal's verdict):
  * the exchange rules on the answer alone, the mock held to its own recorded choices where the spec is
- * open (a deployment may choose otherwise; the mock may not drift from what it documents).
+ * open (a deployment may choose otherwise; the mock may not drift from what it documents). With a
+ * calibration profile, `own` names the profile's choices, which are then the mock's own.
  *
  * @example judgeOwnAnswer({ operationId: 'listVoices', status: 200, headers, json: { kind: 'json', value } })
  */
-export function judgeOwnAnswer(answer: OwnAnswer): Verdict[] {
+export function judgeOwnAnswer(answer: OwnAnswer, own: OwnChoices = {}): Verdict[] {
   return judgeAnswer(
     {
       seq: 0,
@@ -105,7 +119,13 @@ export function judgeOwnAnswer(answer: OwnAnswer): Verdict[] {
       audio: undefined,
       timing: { waitMs: 0, spanMs: 0, chunks: 1 },
     },
-    { ownChoices: true, requestUnknown: true },
+    {
+      ownChoices: true,
+      requestUnknown: true,
+      ...(own.refusals ? { profileRefusals: own.refusals } : {}),
+      ...(own.data ? { profileData: own.data } : {}),
+      ...(own.pcmHeaders ? { pcmHeaders: own.pcmHeaders } : {}),
+    },
   );
 }
 

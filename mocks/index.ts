@@ -9,6 +9,10 @@
  * await service.fetch(new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': defaultKeys[0].key } }));
  */
 
+// Calibration profiles (docs/calibration.md): read and checked as createMockService({ profile }) does.
+export { ProfileError, parseProfile, parseProfileText } from '../profile/parse.js';
+export { type PointId, points as profilePoints } from '../profile/points.js';
+export type { Choice, Evidence, Profile, ProfileEntry } from '../profile/types.js';
 export { defaultConfig, defaultKeys } from './config/defaults.js';
 export { ConfigError, parseConfig } from './config/parse-config.js';
 export type { Capabilities, KeyConfig, MockConfig, MockConfigInput, PcmHeaderNames } from './config/types.js';

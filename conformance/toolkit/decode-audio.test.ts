@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkMp3, checkPcm, checkWav, claimedAudio } from '../../judge/audio.js';
+import { checkPcm, checkWav, claimedAudio } from '../../judge/audio.js';
+import { checkMp3 } from '../../judge/audio-watch.js';
 import { judgeAudio } from './decode-audio.js';
 import { silentWavHeader } from './multipart.js';
 
@@ -57,9 +58,23 @@ describe('audio checks', () => {
     expect(checkWav(b, false)).not.toEqual([]);
   });
 
-  it('checks MP3 frame sync after an ID3 tag', () => {
-    expect(checkMp3(Uint8Array.from([0xff, 0xfb, 0x90, 0x00]))).toEqual([]);
-    expect(checkMp3(Uint8Array.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0, 0xff, 0xfb]))).toEqual([]);
+  it('walks MP3 frames to the last byte, after an ID3v2 tag and before an ID3v1 tag', () => {
+    // MPEG-1 Layer III, 128 kbit/s, 44.1 kHz, no padding: 417 bytes a frame.
+    const frame = new Uint8Array(417);
+    frame.set([0xff, 0xfb, 0x90, 0x00]);
+    const join = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
+    const id3v2 = Uint8Array.from([0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0]);
+    const id3v1 = new Uint8Array(128);
+    id3v1.set([0x54, 0x41, 0x47]);
+    expect(checkMp3(join(frame, frame))).toEqual([]);
+    expect(checkMp3(join(id3v2, frame, id3v1))).toEqual([]);
+    // A body cut inside its last frame: the frame sync at the start is not enough.
+    expect(checkMp3(join(frame, frame.subarray(0, 200)))).toEqual([
+      'the last MPEG frame is cut: 217 bytes missing',
+    ]);
+    expect(checkMp3(join(frame, Uint8Array.from([0x52, 0x49, 0x46, 0x46])))[0]).toMatch(
+      /no MPEG audio frame at byte 417/,
+    );
     expect(checkMp3(Uint8Array.from([0x52, 0x49, 0x46, 0x46]))).not.toEqual([]);
   });
 

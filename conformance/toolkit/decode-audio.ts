@@ -3,14 +3,8 @@
  * (judge/audio.ts): the suite holds whole bodies and decodes them; the proxy and the mock do not.
  */
 import { parseBuffer } from 'music-metadata';
-import {
-  type ClaimedAudio,
-  checkMp3,
-  checkPcm,
-  checkWav,
-  claimedAudio,
-  silenceProblem,
-} from '../../judge/audio.js';
+import { type ClaimedAudio, checkPcm, checkWav, claimedAudio, silenceProblem } from '../../judge/audio.js';
+import { checkMp3 } from '../../judge/audio-watch.js';
 import type { PcmLayout } from '../../judge/exchange.js';
 
 export type { ClaimedAudio, PcmLayout };

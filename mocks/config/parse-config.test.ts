@@ -62,6 +62,6 @@ describe('the known fields an unknown one is told', () => {
       message = (e as ConfigError).problems[0] ?? '';
     }
     const known = message.replace(/^.*known: /, '').split(', ');
-    expect(known.sort()).toEqual([...Object.keys(defaultConfig), 'stateDir'].sort());
+    expect(known.sort()).toEqual([...Object.keys(defaultConfig), 'stateDir', 'profile'].sort());
   });
 });

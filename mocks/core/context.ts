@@ -10,6 +10,7 @@ import type { MockConfig } from '../config/types.js';
 import type { Answer } from './answer/answer.js';
 import type { Failure } from './answer/envelope.js';
 import type { FairTurns } from './answer/fair-turns.js';
+import type { Calibration } from './calibration.js';
 import type { Clock } from './platform/clock.js';
 import type { Signer } from './platform/signer.js';
 import type { Storage } from './platform/storage.js';
@@ -38,6 +39,8 @@ export interface Logger {
 /** The injected world of one mock service. */
 export interface ServiceDeps {
   readonly config: MockConfig;
+  /** What a calibration profile chose where the spec is silent (the mock's own choices without one). */
+  readonly calibration: Calibration;
   /** The configured keys by key, with their spaces (tenancy.ts). */
   readonly callers: ReadonlyMap<string, Caller>;
   readonly seed: number;

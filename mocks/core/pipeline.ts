@@ -1,4 +1,4 @@
-import { judgeOwnAnswer } from '../../judge/judge.js';
+import { judgeOwnAnswer, type OwnChoices } from '../../judge/judge.js';
 import { apiKeyHeader, errors, type OperationId } from '../../openapi/contract.js';
 import { type Finding, matchRoute, validateJsonBody, validateQuery } from '../../openapi/validate.js';
 import { type Answer, BytesAnswer, DroppedAnswer, dropped } from './answer/answer.js';
@@ -36,6 +36,18 @@ function findingsFailure(where: FindingSource, findings: Finding[], received: un
   return fail('invalidRequest', text);
 }
 
+/**
+ * A synthesis body whose `text` stands for generate_text (`text-alias`, when a profile says the
+ * deployment accepts it): `text` without generate_text is read as generate_text; with both,
+ * generate_text wins.
+ */
+function aliased(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const { text, ...rest } = body as Record<string, unknown>;
+  if (text === undefined) return body;
+  return 'generate_text' in rest || typeof text !== 'string' ? rest : { ...rest, generate_text: text };
+}
+
 /** The answer to a request, and what the pipeline learned about it for the request log. */
 export interface Handled {
   answer: Answer;
@@ -60,12 +72,17 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   const route = matchRoute(request.method, pathname);
   if (route.kind === 'not-found') {
     const message = `no operation at ${request.method} ${excerpt(pathname)}`;
-    return afterDrain(request, { answer: render(fail('routeNotFound', message)), operationId: null });
+    const answer = render(fail('routeNotFound', message), undefined, deps.calibration.refusals);
+    return afterDrain(request, { answer, operationId: null });
   }
   if (route.kind === 'method-not-allowed') {
     const message = `method ${request.method} is not allowed on ${excerpt(pathname)}; allowed: ${route.allowed.join(', ')}`;
     return afterDrain(request, {
-      answer: render(fail('methodNotAllowed', message), { Allow: route.allowed.join(', ') }),
+      answer: render(
+        fail('methodNotAllowed', message),
+        { Allow: route.allowed.join(', ') },
+        deps.calibration.refusals,
+      ),
       operationId: null,
     });
   }
@@ -83,7 +100,7 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   if (preferences.code !== undefined) {
     // A 429 asked for carries Retry-After as a real refusal does, counted from the caller's own uploads.
     const headers =
-      caller && preferences.code === 429
+      caller && preferences.code === 429 && deps.calibration.uploadRetryAfter
         ? { 'Retry-After': String(deps.state.rateLimit.retryAfterSeconds(caller.user, deps.clock.now())) }
         : undefined;
     const preferred = preferredResponse(operationId, preferences.code, headers);
@@ -101,9 +118,10 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   const queryFindings = validateQuery(operationId, query);
   if (queryFindings.length > 0) return flow.respond(findingsFailure('query', queryFindings, query));
   if (!jsonOperations.has(operationId)) return flow.operate();
-  return readJsonBody(request, jsonBodyCap(deps.config.maxTextLength)).then((body) => {
-    if (isFailure(body)) return flow.respond(body);
-    flow.received = body;
+  return readJsonBody(request, jsonBodyCap(deps.config.maxTextLength)).then((read) => {
+    if (isFailure(read)) return flow.respond(read);
+    flow.received = read;
+    const body = deps.calibration.textAlias && synthesisOperations.has(operationId) ? aliased(read) : read;
     const bodyFindings = validateJsonBody(operationId, body);
     if (bodyFindings.length > 0) return flow.respond(findingsFailure('body', bodyFindings, body));
     flow.body = body;
@@ -153,7 +171,11 @@ class Flow implements OperationContext {
   /** The answer as handled, once the body is drained and any `latency=MS` waited (unless `late` is false). */
   respond(answer: Answer | Failure, late = true): Soon<Handled> {
     const { operationId, request, latencyMs } = this;
-    const handled: Handled = { answer: isFailure(answer) ? render(answer) : answer, operationId };
+    const refusals = this.deps.calibration.refusals;
+    const handled: Handled = {
+      answer: isFailure(answer) ? render(answer, undefined, refusals) : answer,
+      operationId,
+    };
     if (this.body !== undefined && synthesisOperations.has(operationId))
       handled.sent = { key: this.caller.key, body: this.body };
     if (this.received !== undefined) handled.received = this.received;
@@ -195,16 +217,20 @@ export async function checkResponse(
   operationId: OperationId,
   answer: Answer,
   report: (violation: string) => void,
+  own: OwnChoices = {},
 ): Promise<Answer> {
   const text = jsonOf(answer);
   if (text === undefined || !(answer instanceof BytesAnswer)) return answer;
   const headers = Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k.toLowerCase(), v]));
-  const verdicts = judgeOwnAnswer({
-    operationId,
-    status: answer.status,
-    headers,
-    json: { kind: 'json', value: JSON.parse(text) },
-  });
+  const verdicts = judgeOwnAnswer(
+    {
+      operationId,
+      status: answer.status,
+      headers,
+      json: { kind: 'json', value: JSON.parse(text) },
+    },
+    own,
+  );
   if (verdicts.length === 0) return answer;
   const detail = verdicts.map((v) => `${v.rule} (${v.section}): ${v.seen}`).join('; ');
   const violation = `${operationId} answered HTTP ${answer.status} that breaks the contract: ${detail}`;

@@ -1,9 +1,12 @@
 import { errors } from '../../openapi/contract.js';
+import { parseProfile } from '../../profile/parse.js';
+import type { Profile } from '../../profile/types.js';
 import { parseConfig } from '../config/parse-config.js';
 import type { MockConfig, MockConfigInput } from '../config/types.js';
 import { type Answer, asResponse, StreamAnswer } from './answer/answer.js';
 import { failureAnswer } from './answer/envelope.js';
 import { FairTurns } from './answer/fair-turns.js';
+import { calibratedConfig, calibrationOf } from './calibration.js';
 import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
 import { type Controls, handleControl } from './control/control-api.js';
 import { type PopulateOptions, type PopulateResult, populateVoices } from './control/populate.js';
@@ -48,6 +51,12 @@ export interface MockServiceOptions {
    * one, only IP literals and localhost names are checked.
    */
   resolveHost?: (hostname: string) => Promise<readonly string[]>;
+  /**
+   * A calibration profile (docs/calibration.md): the mock answers as it says on every point it covers,
+   * and with its own choices elsewhere; it wins over `config` for pcmHeaders and maxTextLength. A
+   * Profile or its raw JSON value, checked here: a bad one throws a ProfileError naming the field.
+   */
+  profile?: Profile | unknown;
   /** Default: the audio engine. */
   audio?: AudioEngine;
   /** Check every JSON answer against the OpenAPI description; a violation becomes a 500. Tests turn it on. */
@@ -86,6 +95,8 @@ export interface MockService {
    */
   answer(request: CoreRequest): Soon<Answer>;
   readonly config: MockConfig;
+  /** The calibration profile the service answers by, as checked; undefined without one. */
+  readonly profile?: Profile;
   readonly clock: Clock;
   readonly state: MockState;
   /** Responses that broke the OpenAPI description (with validateResponses on); empty when all is well. */
@@ -148,9 +159,12 @@ interface ClockShift {
   ms: number;
 }
 
-/** The configuration a service runs with: the checked config, with `allowPrivateUrls` applied. */
-function configOf(options: MockServiceOptions): MockConfig {
-  const parsed = parseConfig(options.config ?? {});
+/**
+ * The configuration a service runs with: the checked config, with `allowPrivateUrls` applied and the
+ * profile's points that are configuration too (the profile wins).
+ */
+function configOf(options: MockServiceOptions, profile: Profile | undefined): MockConfig {
+  const parsed = calibratedConfig(parseConfig(options.config ?? {}), profile);
   return options.allowPrivateUrls === undefined
     ? parsed
     : { ...parsed, allowPrivateUrls: options.allowPrivateUrls };
@@ -261,10 +275,14 @@ function populating(
  * const res = await service.fetch(new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': 'mock-key' } }));
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
-  const config = configOf(options);
+  const profile = options.profile === undefined ? undefined : parseProfile(options.profile);
+  const config = configOf(options, profile);
+  const calibration = calibrationOf(profile);
+  // The mock's answers are judged by its own choices: the profile's, and the PCM names it answers with.
+  const own = { ...calibration.ownChoices, pcmHeaders: config.pcmHeaders };
   const seed = options.seed ?? 42;
   const audio = options.audio ?? lazyAudioEngine();
-  const state = new MockState(config, audio.caches);
+  const state = new MockState(config, audio.caches, own);
   const logger = options.logger ?? consoleLogger;
   const store = options.persistence?.store ?? memoryStore();
   // Read before anything else: rows that do not make a valid state throw here (the adapter reports them).
@@ -284,6 +302,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const sleep = options.sleep ?? defaultSleep;
   const deps: ServiceDeps = {
     config,
+    calibration,
     callers: callersOf(config.keys),
     seed,
     state,
@@ -318,6 +337,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
 
   return {
     config,
+    ...(profile ? { profile } : {}),
     clock: deps.clock,
     state,
     responseViolations: violations,
@@ -364,7 +384,8 @@ function answerer(
         violations.push(violation);
         logger.error(violation);
       };
-      return { ...handled, answer: await checkResponse(handled.operationId, handled.answer, report) };
+      const own = { ...deps.calibration.ownChoices, pcmHeaders: deps.config.pcmHeaders };
+      return { ...handled, answer: await checkResponse(handled.operationId, handled.answer, report, own) };
     });
   }
 

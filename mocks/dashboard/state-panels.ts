@@ -50,7 +50,14 @@ export function createStatePanels(
 
   const drawn = { voices: '', uploads: '', rest: '' };
   function draw(view: StateView) {
-    clock.textContent = `clock ${view.clock.iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}`;
+    const points = view.profile?.points ?? [];
+    const calibrated = view.profile
+      ? ` · profile: ${points.length} point${points.length === 1 ? '' : 's'}`
+      : '';
+    clock.textContent = `clock ${view.clock.iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}${calibrated}`;
+    clock.title = view.profile
+      ? `The mock's clock (UTC). It answers as a calibration profile says on: ${points.map((p) => p.point).join(', ')}`
+      : "The mock's clock (UTC)";
     const voicesJson = JSON.stringify(view.voices.map(({ voiceUrl: _, ...v }) => v));
     if (voicesJson !== drawn.voices) {
       drawn.voices = voicesJson;

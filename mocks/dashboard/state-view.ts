@@ -34,6 +34,8 @@ export interface Upload {
 
 export interface StateView {
   clock: { now: number; iso: string };
+  /** The calibration profile's points in effect (docs/calibration.md); null without one. */
+  profile?: { points: { point: string; question: string; choice: unknown }[] } | null;
   voices: Voice[];
   uploads: Upload[];
   quotas: { user: string; uploadsLeft: number; uploadsPerHour: number }[];

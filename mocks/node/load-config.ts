@@ -1,13 +1,42 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { ProfileError, parseProfile } from '../../profile/parse.js';
+import { readProfileFile } from '../../profile/profile-file.js';
+import type { Profile } from '../../profile/types.js';
 import { ConfigError, parseConfig } from '../config/parse-config.js';
 import type { MockConfig } from '../config/types.js';
 
-/** A config file's content: the service's config, and what only the Node server reads (`stateDir`). */
+/**
+ * A config file's content: the service's config, and what only the Node server reads (`stateDir`,
+ * `profile`).
+ */
 export interface MockFile {
   readonly config: MockConfig;
   /** `"stateDir"` of the file, resolved against the file's own folder; undefined when not given. */
   readonly stateDir: string | undefined;
+  /** `"profile"` of the file (a path, against the file's own folder, or the profile inline). */
+  readonly profile?: Profile;
+  /** Where it came from, for the start line: the profile file, or `<config file> (inline)`. */
+  readonly profileSource?: string;
+}
+
+/** The file's `"profile"`: a file (relative to the config file) or an inline object; a ProfileError names both. */
+async function profileOf(path: string, value: unknown): Promise<Profile> {
+  if (typeof value === 'string' && value.trim() !== '') {
+    try {
+      return await readProfileFile(resolve(dirname(path), value));
+    } catch (error) {
+      if (!(error instanceof ProfileError)) throw error;
+      throw new ProfileError(`${path}: profile: ${error.message}`, error.field);
+    }
+  }
+  try {
+    return parseProfile(value);
+  } catch (error) {
+    if (!(error instanceof ProfileError)) throw error;
+    const message = error.message.startsWith('profile:') ? error.message : `profile.${error.message}`;
+    throw new ProfileError(`${path}: ${message}`, error.field);
+  }
 }
 
 /**
@@ -31,12 +60,22 @@ export async function readMockFile(path: string): Promise<MockFile> {
   } catch (error) {
     throw new ConfigError([`${path}: not valid JSON (${(error as Error).message})`]);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json) || !('stateDir' in json))
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
     return { config: parseConfig(json), stateDir: undefined };
-  const { stateDir, ...rest } = json as Record<string, unknown>;
-  if (typeof stateDir !== 'string' || stateDir.trim() === '')
+  const { stateDir, profile, ...rest } = json as Record<string, unknown>;
+  if (stateDir !== undefined && (typeof stateDir !== 'string' || stateDir.trim() === ''))
     throw new ConfigError(['config.stateDir: expected a non-empty string (a directory)']);
-  return { config: parseConfig(rest), stateDir: resolve(dirname(path), stateDir) };
+  const config = parseConfig(rest);
+  return {
+    config,
+    stateDir: stateDir === undefined ? undefined : resolve(dirname(path), stateDir as string),
+    ...(profile === undefined
+      ? {}
+      : {
+          profile: await profileOf(path, profile),
+          profileSource: typeof profile === 'string' ? resolve(dirname(path), profile) : `${path} (inline)`,
+        }),
+  };
 }
 
 /**

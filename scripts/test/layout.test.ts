@@ -41,7 +41,7 @@ const mayImport: Record<string, readonly string[]> = {
   'audio/synthesis/': ['audio/types.ts', 'openapi/'],
   'audio/analysis/': ['audio/containers/', 'audio/types.ts', 'openapi/'],
   'mocks/core/': ['audio/', 'mocks/config/', 'openapi/', 'judge/', 'profile/'],
-  'mocks/index.ts': ['mocks/core/', 'mocks/config/'],
+  'mocks/index.ts': ['mocks/core/', 'mocks/config/', 'profile/'],
   'mocks/msw.ts': ['mocks/core/'],
   'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/', 'common/', 'profile/'],
   // The page at /__mock/: browser code that reads the control API's JSON like any script.
@@ -78,7 +78,7 @@ const mayImport: Record<string, readonly string[]> = {
   'conformance/index.ts': ['conformance/', 'openapi/'],
   'fixtures/': ['audio/', 'openapi/'],
   // voice-kit/node re-exports the mock's Node server and the proxy, living inside neither.
-  'entries/': ['mocks/node/', 'proxy/'],
+  'entries/': ['mocks/node/', 'proxy/', 'profile/'],
   'cli/': ['conformance/', 'mocks/', 'proxy/', 'common/', 'profile/'],
   'proxy/': ['openapi/', 'common/', 'audio/containers/', 'judge/', 'profile/'],
   'scripts/': [
@@ -101,6 +101,7 @@ const platformFree = [
   'judge/',
   'profile/points.ts',
   'profile/types.ts',
+  'profile/parse.ts',
   'common/did-you-mean.ts',
   'common/xml-escape.ts',
   'mocks/config/',

@@ -132,12 +132,18 @@ export function failureAnswer(
 }
 
 /**
- * Renders a Failure value with the status and code of its catalogue entry.
+ * Renders a Failure value with the status and code of its catalogue entry, or those a calibration
+ * profile gives it (`refusals`, mocks/core/calibration.ts): the one place a profile changes a refusal.
  *
  * @example
  * render(fail('fileTooLarge')); // 413, error_code 20010
+ * render(fail('refAudioTooShort'), undefined, { refAudioTooShort: { status: 422, code: 20016 } }); // 422
  */
-export function render(failure: Failure, headers?: Record<string, string>): BytesAnswer {
-  const entry = errors[failure.error];
+export function render(
+  failure: Failure,
+  headers?: Record<string, string>,
+  refusals?: Partial<Readonly<Record<ErrorName, { readonly status: number; readonly code: number }>>>,
+): BytesAnswer {
+  const entry = refusals?.[failure.error] ?? errors[failure.error];
   return failureAnswer(entry.status, entry.code, failure.message, headers);
 }

@@ -1,3 +1,4 @@
+import { points } from '../../../profile/points.js';
 import { type Answer, BytesAnswer } from '../answer/answer.js';
 import { okBytes, okJsonBytes } from '../answer/envelope.js';
 import type { CoreRequest, ServiceDeps } from '../context.js';
@@ -74,6 +75,23 @@ export async function voicesPart(deps: ServiceDeps, origin: string): Promise<Kep
   return part;
 }
 
+/**
+ * The calibration profile's points in effect (docs/calibration.md), each with its choice; null when
+ * the mock answers with its own choices everywhere.
+ */
+function profileView({ calibration }: ServiceDeps) {
+  const { profile } = calibration;
+  if (!profile) return null;
+  return {
+    ...(profile.observed ? { observed: profile.observed } : {}),
+    points: calibration.points.map((id) => ({
+      point: id,
+      question: points[id].question,
+      choice: profile.points[id]?.choice,
+    })),
+  };
+}
+
 /** Everything of the state view but the voices: small (keys, uploads, quotas, accounts), made each time. */
 function restOf(deps: ServiceDeps) {
   const { state, config, clock } = deps;
@@ -99,6 +117,7 @@ function restOf(deps: ServiceDeps) {
   const ledger = state.ledger.snapshot();
   const head = {
     clock: { now: Math.floor(now / 1000), iso: new Date(now).toISOString() },
+    profile: profileView(deps),
     keys: config.keys.map((k) => ({
       key: maskKey(k.key),
       user: k.user,

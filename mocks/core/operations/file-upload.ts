@@ -21,8 +21,10 @@ export const fileUpload: Operation = async ({ request, caller, deps }) => {
   if (!ticket) {
     await drain(request.body);
     const wait = state.rateLimit.retryAfterSeconds(caller.user, clock.now());
-    const message = `upload limit reached: ${config.uploadsPerHour} uploads per user per hour; retry in ${wait} s`;
-    return render(fail('uploadRateLimited', message), { 'Retry-After': String(wait) });
+    const limit = `upload limit reached: ${config.uploadsPerHour} uploads per user per hour`;
+    // `upload-retry-after`: a profile may say the deployment does not tell when to retry.
+    if (!deps.calibration.uploadRetryAfter) return fail('uploadRateLimited', limit);
+    return render(fail('uploadRateLimited', `${limit}; retry in ${wait} s`), { 'Retry-After': String(wait) });
   }
   const space = caller.uploadSpace;
   const objectKey = `obj_${(await signer.sign(`upload\u0000${state.uploads.nextSequence()}\u0000${space}`)).slice(0, 40)}`;

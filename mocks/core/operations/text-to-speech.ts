@@ -100,7 +100,10 @@ function checkChoices(
   const voiceId = body.voice_id ?? config.defaultVoice;
   const voice = findVoice(context, voiceId);
   if (!voice) return fail('unknownVoice', `voice_id ${quoted(voiceId)} is not available to this project`);
-  return { voice, format: (body.audio_format ?? config.defaultAudioFormat) as AudioFormat };
+  // `default-audio-format`: a profile may name the deployment's default, per endpoint.
+  const byProfile =
+    context.deps.calibration.defaultFormat[context.operationId === 'streamSpeech' ? 'stream' : 'complete'];
+  return { voice, format: (body.audio_format ?? byProfile ?? config.defaultAudioFormat) as AudioFormat };
 }
 
 function synthesisOperation(mode: 'complete' | 'stream'): Operation {

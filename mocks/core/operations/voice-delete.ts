@@ -1,5 +1,6 @@
 import { mockWarningHeader, normalizeVoiceId } from '../../../openapi/contract.js';
-import { fail, ok, quoted } from '../answer/envelope.js';
+import { fail, failureAnswer, ok, quoted } from '../answer/envelope.js';
+import { dataFor } from '../calibration.js';
 import type { Operation } from '../context.js';
 import { voiceRemovedChange } from '../state/persisted-rows.js';
 
@@ -21,10 +22,15 @@ export const voiceDelete: Operation = async ({ caller, pathParams, deps }) => {
   // Success is right (§4.4: idempotent, ids exactly as returned), but deleting "My_Voice" when the
   // mock holds "my_voice" is most likely a client that sends the id it saved, not the one returned.
   const normalized = normalizeVoiceId(id);
+  const { deleteData, deleteMissing } = deps.calibration;
+  // A deployment that refuses deleting a missing voice (the profile's `delete-response-body/missing`).
+  if (!removed && deleteMissing)
+    return failureAnswer(deleteMissing.status, deleteMissing.code, `no voice ${quoted(id)} to delete`);
+  const data = deleteData ? dataFor(deleteData, normalized) : null;
   if (!removed && normalized !== id && deps.state.voices.find(space, normalized)) {
-    return ok(null, {
+    return ok(data, {
       [mockWarningHeader]: `no voice ${quoted(id, true)}; voice ${quoted(normalized, true)} exists - ids are used exactly as returned (spec section 4.4)`,
     });
   }
-  return ok(null);
+  return ok(data);
 };

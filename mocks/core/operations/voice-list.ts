@@ -10,18 +10,26 @@ import type { VoiceRecord } from '../state/voices.js';
  * Where a page starts: at the cursor voice; for a since-deleted one, just after its old position
  * (`list-order` decision); undefined for a cursor no response could have returned.
  */
-function startIndex(voices: VoiceRecord[], cursor: string | undefined, deletedSequence: number | undefined) {
+function startIndex(
+  voices: VoiceRecord[],
+  cursor: string | undefined,
+  deletedSequence: number | undefined,
+  newestFirst: boolean,
+) {
   if (cursor === undefined || cursor === '') return 0;
   const live = voices.findIndex((v) => v.voiceId === cursor);
   if (live >= 0) return live;
   if (deletedSequence === undefined) return undefined;
-  const after = voices.findIndex((v) => v.sequence > deletedSequence);
+  const after = voices.findIndex((v) =>
+    newestFirst ? v.sequence < deletedSequence : v.sequence > deletedSequence,
+  );
   return after < 0 ? voices.length : after;
 }
 
 /**
  * GET /v1/voice/list (§4.3): the custom voices of the caller's organization and environment, oldest
- * first, page by page. `total` counts this page only; `next_voice_id` is the first voice of the next page.
+ * first (newest first when a calibration profile says so), page by page. `total` counts this page
+ * only; `next_voice_id` is the first voice of the next page.
  */
 export const voiceList: Operation = ({ caller, query, url, deps }) => {
   const size = query.page_size === undefined ? limits.pageSizeDefault.value : Number(query.page_size);
@@ -80,11 +88,15 @@ interface PageRequest {
 /** One page of the list: at once when every voice_url of it is signed already, else once it is. */
 function listPage(deps: ServiceDeps, page: PageRequest): BytesAnswer | Promise<BytesAnswer> | Failure {
   const { space, origin, expires, size, cursor } = page;
-  const voices = deps.state.voices.inSpace(space);
+  const oldestFirst = deps.state.voices.inSpace(space);
+  // `list-order`: a profile may say the deployment lists newest first; pages and cursors follow it.
+  const newestFirst = deps.calibration.newestFirst;
+  const voices = newestFirst ? oldestFirst.reverse() : oldestFirst;
   const start = startIndex(
     voices,
     cursor,
     cursor ? deps.state.voices.deletedSequence(space, cursor) : undefined,
+    newestFirst,
   );
   if (start === undefined) {
     return fail(

@@ -2,6 +2,7 @@ import type { Analysis } from '../../../audio/types.js';
 import { errors, limits, normalizeVoiceId, referenceVerdicts, voiceId } from '../../../openapi/contract.js';
 import type { SaveVoiceRequest } from '../../../openapi/generated/voice-service.js';
 import { type Failure, fail, isFailure, ok, quoted } from '../answer/envelope.js';
+import { type Calibration, dataFor } from '../calibration.js';
 import type { Operation, OperationContext } from '../context.js';
 import { unixSeconds } from '../platform/clock.js';
 import { loadReference } from '../reference/reference-audio.js';
@@ -71,7 +72,8 @@ export const voiceSave: Operation = async (context) => {
   try {
     const created = await createVoice(context, id, body.ref_audio);
     if (isFailure(created)) return created;
-    return ok({ voice_id: id });
+    const { saveData } = deps.calibration;
+    return ok(saveData ? dataFor(saveData, id) : { voice_id: id });
   } finally {
     voices.release(space, id);
   }
@@ -96,6 +98,33 @@ export function analysisView(analysis: Analysis): UploadAnalysis {
       };
 }
 
+/**
+ * The analysis accepts exactly 3 s and exactly 60 s (`reference-duration-boundaries`); a profile may say
+ * the deployment refuses them: 20016 at 3 s, 20015 at 60 s. Only for a compressed reference (MP3, M4A,
+ * WebM, OGG), whose duration depends on how the encoder's padding is counted, which is what the point
+ * is about: a WAV of exactly 3.000 s or 60.000 s is accepted by every deployment that keeps §8 (the
+ * suite's `voice-save.reference.duration-in-range` is a must).
+ */
+function exclusiveBoundary(
+  calibration: Calibration,
+  container: string,
+  seconds: number,
+): Failure | undefined {
+  if (container === 'wav') return undefined;
+  const { referenceMinSeconds: min, referenceMaxSeconds: max } = limits;
+  if (calibration.exclusiveShortest && seconds <= min.value)
+    return fail(
+      'refAudioTooShort',
+      `reference audio is ${seconds} s long; more than ${min.value} s is required`,
+    );
+  if (calibration.exclusiveLongest && seconds >= max.value)
+    return fail(
+      'refAudioTooLong',
+      `reference audio is ${seconds} s long; less than ${max.value} s is allowed`,
+    );
+  return undefined;
+}
+
 async function createVoice(context: OperationContext, id: string, ref: string): Promise<Failure | undefined> {
   const { caller, deps } = context;
   const reference = await loadReference(deps, caller, ref);
@@ -112,6 +141,8 @@ async function createVoice(context: OperationContext, id: string, ref: string): 
       referenceVerdicts[analysis.verdict],
       analysis.reason || errors[referenceVerdicts[analysis.verdict]].message,
     );
+  const boundary = exclusiveBoundary(deps.calibration, analysis.container, analysis.durationSeconds);
+  if (boundary) return boundary;
   const ref32 = (
     await deps.signer.sign(`voice\u0000${caller.voiceSpace}\u0000${id}\u0000${deps.clock.now()}`)
   ).slice(0, 32);

@@ -1,3 +1,4 @@
+import type { OwnChoices } from '../../../judge/judge.js';
 import { limits, type ReferenceVerdict } from '../../../openapi/contract.js';
 import type { MockConfig } from '../../config/types.js';
 import { type EngineCaches, ServiceCaches } from './caches.js';
@@ -53,11 +54,13 @@ export class MockState {
   constructor(
     private readonly config: MockConfig,
     engineCaches?: EngineCaches,
+    /** What the journal's verdicts hold as the mock's own choices (a calibration profile's). */
+    own: OwnChoices = {},
   ) {
     this.caches = new ServiceCaches(engineCaches);
     this.rateLimit = this.newLimiter();
     this.ledger = new Ledger(config.freeCloneUses);
-    this.requests = new RequestLog(config.requestLogSize);
+    this.requests = new RequestLog(config.requestLogSize, own);
   }
 
   private newLimiter(): UploadRateLimiter {

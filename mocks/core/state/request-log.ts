@@ -1,3 +1,4 @@
+import type { OwnChoices } from '../../../judge/judge.js';
 import type { OperationId } from '../../../openapi/contract.js';
 import { type KeptExchange, shortened } from './exchange.js';
 import { forcedBy, warningsOf } from './forced.js';
@@ -130,7 +131,10 @@ export class RequestLog {
    */
   private kept: (KeptExchange | undefined)[] = [];
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly own: OwnChoices = {},
+  ) {}
 
   /**
    * Logs a request; the entry is kept (and numbered) only while the log has room for any. `streamed`
@@ -236,7 +240,7 @@ export class RequestLog {
         entry.forced = forcedBy(exchange.requestHeaders.get('prefer'), entry.status);
         entry.warnings = warningsOf(exchange.answerHeaders);
       }
-      entry.verdict = verdictOf(entry, exchange);
+      entry.verdict = verdictOf(entry, exchange, this.own);
     }
     return {
       ...entry,

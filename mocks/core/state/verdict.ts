@@ -1,5 +1,5 @@
 import type { KeptBody } from '../../../judge/exchange.js';
-import { judgeOwnAnswer } from '../../../judge/judge.js';
+import { judgeOwnAnswer, type OwnChoices } from '../../../judge/judge.js';
 import type { OperationId } from '../../../openapi/contract.js';
 import type { KeptExchange } from './exchange.js';
 
@@ -30,7 +30,7 @@ const decoder = new TextDecoder();
  * @example
  * verdictOf({ status: 200, operationId: 'listVoices' }, kept); // { ok: true, problems: [], checked: 'body' }
  */
-export function verdictOf(entry: Judged, exchange: KeptExchange | undefined): Verdict {
+export function verdictOf(entry: Judged, exchange: KeptExchange | undefined, own: OwnChoices = {}): Verdict {
   const { status, operationId } = entry;
   // A dropped connection (status 0) is what `Prefer: fault=reset` asks for; there is no answer to judge.
   if (status === 0 || exchange === undefined) return { ok: true, problems: [], checked: 'nothing' };
@@ -42,7 +42,7 @@ export function verdictOf(entry: Judged, exchange: KeptExchange | undefined): Ve
   const headers = Object.fromEntries(
     Object.entries(exchange.answerHeaders).map(([name, value]) => [name.toLowerCase(), value]),
   );
-  const verdicts = judgeOwnAnswer({ operationId, status, headers, json: responseJson });
+  const verdicts = judgeOwnAnswer({ operationId, status, headers, json: responseJson }, own);
   const problems = verdicts.map((v) => `${v.rule} (${v.section}): ${v.seen}`);
   return { ok: problems.length === 0, problems, checked: responseJson.kind === 'json' ? 'body' : 'status' };
 }

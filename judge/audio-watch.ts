@@ -1,16 +1,26 @@
 /**
- * Incremental checks that audio bytes are what their Content-Type says, fed chunk by chunk as they pass
- * through the proxy, with bounded memory: a WAV's head (up to its data chunk) is kept, an MP3 is walked
- * frame by frame (only a frame header's few bytes carried across chunks), PCM is only counted.
+ * Incremental checks that audio bytes are what their Content-Type says, fed chunk by chunk (as they pass
+ * through the proxy) or at once (a body the suite or the explorer holds: checkMp3), with bounded memory:
+ * a WAV's head (up to its data chunk) is kept, an MP3 is walked frame by frame (only a frame header's few
+ * bytes carried across chunks), PCM is only counted. Platform-free, like the rest of the judge.
  */
 import { mpegFrameAt } from '../audio/containers/mpeg-frame.js';
-import { readWavHead, type WavHead, wavPlaceholderSizes } from '../judge/audio.js';
-import type { AudioKind, AudioSummary, PcmLayout } from '../judge/exchange.js';
-
-// The judge's shapes: the watch concludes in the facts the judge reads.
-export type { AudioKind, AudioSummary, PcmLayout };
+import { readWavHead, type WavHead, wavPlaceholderSizes } from './audio.js';
+import type { AudioKind, AudioSummary, PcmLayout } from './exchange.js';
 
 const ascii = (b: Uint8Array, at: number, n: number) => String.fromCharCode(...b.subarray(at, at + n));
+
+/** `Buffer.concat` without Node: the few bytes carried across chunks. */
+function concat(parts: readonly Uint8Array[], total = parts.reduce((n, p) => n + p.length, 0)): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p.subarray(0, total - at), at);
+    at += p.length;
+    if (at >= total) break;
+  }
+  return out;
+}
 
 /**
  * Watches one audio body.
@@ -29,12 +39,12 @@ export class AudioWatch {
   private wav: WavHead | undefined;
   // MP3
   private skip = 0;
-  private pending = new Uint8Array(0);
+  private pending: Uint8Array = new Uint8Array(0);
   private frames = 0;
   private samples = 0;
   private sampleRate = 0;
   private mpegState: 'start' | 'tag' | 'frames' | 'id3v1' | 'bad' = 'start';
-  private prefix = new Uint8Array(0);
+  private prefix: Uint8Array = new Uint8Array(0);
 
   constructor(
     readonly kind: AudioKind,
@@ -82,7 +92,7 @@ export class AudioWatch {
     if (this.wav || this.problems.length > 0) return;
     this.head.push(chunk);
     this.headBytes += chunk.length;
-    const joined = Buffer.concat(this.head, this.headBytes);
+    const joined = concat(this.head, this.headBytes);
     const parsed = readWavHead(joined);
     if (parsed === undefined) {
       this.head = [joined];
@@ -126,7 +136,7 @@ export class AudioWatch {
     while (b.length > 0 && this.mpegState !== 'bad') {
       if (this.mpegState === 'start') {
         // An ID3v2 tag may lead: its size is in the first 10 bytes.
-        const joined = Buffer.concat([this.prefix, b]);
+        const joined = concat([this.prefix, b]);
         if (joined.length < 10) {
           this.prefix = joined;
           return;
@@ -156,11 +166,10 @@ export class AudioWatch {
       // A frame header: 4 bytes, possibly split across chunks.
       const need = 4 - this.pending.length;
       if (b.length < need) {
-        this.pending = Buffer.concat([this.pending, b]);
+        this.pending = concat([this.pending, b]);
         return;
       }
-      const header =
-        this.pending.length > 0 ? Buffer.concat([this.pending, b.subarray(0, need)]) : b.subarray(0, 4);
+      const header = this.pending.length > 0 ? concat([this.pending, b.subarray(0, need)]) : b.subarray(0, 4);
       const headerAt = base - this.pending.length;
       this.pending = new Uint8Array(0);
       const frame = mpegFrameAt(header, 0);
@@ -205,4 +214,15 @@ export class AudioWatch {
       problems.push(`the ID3v1 tag is cut: ${this.skip} bytes missing`);
     return this.sampleRate > 0 ? this.samples / this.sampleRate : undefined;
   }
+}
+
+/**
+ * Check an MPEG audio body whole: an optional ID3v2 tag, then MPEG frames to the last byte (every frame
+ * header valid, one sample rate, the last frame complete), then at most an ID3v1 tag. The walk is the
+ * proxy's, fed the body at once.
+ */
+export function checkMp3(bytes: Uint8Array): string[] {
+  const watch = new AudioWatch('mp3', { streamed: false, pcm: undefined });
+  watch.push(bytes);
+  return [...watch.finish().problems];
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../mocks/index.js';
+import { wav } from '../proxy/test/upstreams.js';
 import { AudioWatch } from './audio-watch.js';
-import { wav } from './test/upstreams.js';
 
 function feed(watch: AudioWatch, body: Uint8Array, size: number) {
   for (let at = 0; at < body.length; at += size) watch.push(body.subarray(at, at + size));
