@@ -351,6 +351,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       warmUp(
         createMockService({ config: options.config ?? {}, audio, logger: { error: () => {} } }),
         config.keys[0]?.key,
+        config.maxTextLength,
       ),
     close: async () => {
       await deps.storage.close();

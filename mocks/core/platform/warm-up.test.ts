@@ -66,3 +66,19 @@ describe('warmUp(): long enough to compile the parse and the size count, never i
     expect(turnsBefore).toEqual(texts.map((_, i) => i));
   });
 });
+
+describe('warmUp() under a small maxTextLength', () => {
+  it('cuts every text to the limit, so the spare service answers each pass instead of refusing it', async () => {
+    const { warmUp } = await import('./warm-up.js');
+    const lengths: number[] = [];
+    const spare = {
+      async answer(request: { body: ReadableStream<Uint8Array> | null }) {
+        lengths.push((await new Response(request.body).json()).generate_text.length);
+        return {};
+      },
+    };
+    await warmUp(spare, 'mock-key', 300);
+    expect(lengths.length).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...lengths)).toBe(300);
+  });
+});

@@ -37,15 +37,19 @@ interface Answering {
  * the first mp3 request.
  *
  * @example
- * await warmUp(createMockService({ config, audio, logger }), config.keys[0].key);
+ * await warmUp(createMockService({ config, audio, logger }), config.keys[0].key, config.maxTextLength);
  */
-export async function warmUp(spare: Answering, apiKey: string | undefined): Promise<void> {
+export async function warmUp(
+  spare: Answering,
+  apiKey: string | undefined,
+  maxTextLength = Number.POSITIVE_INFINITY,
+): Promise<void> {
   if (apiKey === undefined) return;
   for (let pass = 1; pass <= warmUpPasses; pass++) {
     // The first pass is short: everything it meets is compiled for the first time, and a readiness
-    // probe that arrives meanwhile waits for it.
-    const text = pass === 1 ? words.slice(0, firstPassChars) : words;
-    await warmPass(spare, apiKey, `${pass}. ${text}`);
+    // probe that arrives meanwhile waits for it. No pass is longer than the config lets a text be.
+    const text = `${pass}. ${pass === 1 ? words.slice(0, firstPassChars) : words}`;
+    await warmPass(spare, apiKey, text.slice(0, maxTextLength));
     // A macrotask between passes: whatever came meanwhile is answered before the next pass starts.
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
