@@ -16,6 +16,7 @@ import {
 } from './request/scenario.js';
 import { describeFindings, type FindingSource } from './request/schema-messages.js';
 import type { Target } from './request/target.js';
+import type { KeptMap } from './state/kept-map.js';
 import { maskKey, type NewRequestLogEntry } from './state/request-log.js';
 import { type Caller, findCaller } from './state/tenancy.js';
 
@@ -251,13 +252,24 @@ export function logEntry(
     at: unixSeconds(deps.clock),
     method: request.method,
     path,
-    key: maskKey(request.headers.get(apiKeyHeader)),
+    key: maskedKey(request.headers.get(apiKeyHeader), deps.state.caches.maskedKeys),
     status: answer.status,
     operationId: handled.operationId,
     durationMs,
     errorCode: refusal?.code ?? null,
     errorMessage: refusal?.message ?? null,
   };
+}
+
+/** `maskKey` of a key, made once per key sent (three strings a request otherwise). */
+function maskedKey(key: string | null, kept: KeptMap<string, string | null>): string | null {
+  if (key === null) return null;
+  let masked = kept.get(key);
+  if (masked === undefined) {
+    masked = maskKey(key);
+    kept.set(key, masked);
+  }
+  return masked;
 }
 
 /** The error_code and error_message of a refusal's envelope (read only for refusals, which are small). */

@@ -4,6 +4,7 @@ import { BytesAnswer, StreamAnswer } from './answer/answer.js';
 import type { AudioEngine } from './context.js';
 import { memoryStorage, type Storage } from './platform/storage.js';
 import { createMockService, type MockService } from './service.js';
+import { maskKey } from './state/request-log.js';
 import type { StateStore } from './state/state-store.js';
 
 const reference = synthesizeToBytes({
@@ -431,13 +432,15 @@ describe('caches: owned by the state, emptied by reset, never changing an answer
     expect(caches.lists.size).toBeGreaterThan(0);
     expect(caches.completeAudio.count).toBe(1);
     expect(caches.signatures.size).toBeGreaterThan(0);
+    expect(caches.maskedKeys.size).toBeGreaterThan(0);
     await service.reset();
     expect([
       caches.targets.size,
       caches.lists.size,
       caches.completeAudio.count,
       caches.signatures.size,
-    ]).toEqual([0, 0, 0, 0]);
+      caches.maskedKeys.size,
+    ]).toEqual([0, 0, 0, 0, 0]);
     // The same request to the same state gives the same bytes with the caches emptied.
     expect(await speak(service)).toEqual(audio);
     const again = await withVoices(['a', 'b']);
@@ -446,6 +449,22 @@ describe('caches: owned by the state, emptied by reset, never changing an answer
     again.state.caches.clear();
     expect(await call(again, '/v1/voice/list?page_size=1')).toEqual(first);
     expect(list.body.data.list[0].voice_id).toBe(first.body.data.list[0].voice_id);
+  });
+
+  it('the log masks each key as ever, and keeps no long key sent nor more than 64', async () => {
+    const service = createMockService({ logger: { error: () => {} } });
+    const sent = [
+      'mock-key',
+      'k'.repeat(15_000),
+      ...Array.from({ length: 100 }, (_, i) => `key-${i}-abcdefgh`),
+    ];
+    for (const key of [...sent, 'mock-key'])
+      await service.fetch(new Request('http://mock.test/v1/voice/list', { headers: { 'X-API-Key': key } }));
+    const logged = service.state.requests.list().map((entry) => entry.key);
+    expect(logged).toEqual([...sent, 'mock-key'].map(maskKey));
+    const { maskedKeys } = service.state.caches;
+    expect(maskedKeys.size).toBeLessThanOrEqual(64);
+    expect([...maskedKeys.keys()].every((key) => key.length < 15_000)).toBe(true);
   });
 
   it('restore() empties them too: a list after a restore shows the restored voices', async () => {

@@ -351,6 +351,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       warmUp(
         createMockService({ config: options.config ?? {}, audio, logger: { error: () => {} } }),
         config.keys[0]?.key,
+        config.maxTextLength,
       ),
     close: async () => {
       await deps.storage.close();
@@ -399,6 +400,23 @@ function answerer(
     };
   }
 
+  /** Logs a handled request (the log never costs an answer) and gives its answer. */
+  function logged(request: CoreRequest, target: Target, started: number, handled: Handled): Answer {
+    if (target.control) return handled.answer;
+    // A line that cannot be made is reported; the answer still goes.
+    try {
+      const { answer } = handled;
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      const entry = logEntry(request, handled, deps, target.pathname, durationMs);
+      const streamed = answer instanceof StreamAnswer ? answer : undefined;
+      const exchange = keepExchange(request, answer, handled.received);
+      state.requests.add(entry, streamed, handled.sent, exchange);
+    } catch (error) {
+      logger.error(`the request log could not record ${request.method} ${target.pathname}`, error);
+    }
+    return handled.answer;
+  }
+
   return (request) => {
     let target: Target;
     try {
@@ -407,30 +425,17 @@ function answerer(
       return Promise.reject(error);
     }
     const started = performance.now();
-    const logged = (handled: Handled): Answer => {
-      if (!target.control) {
-        // The log never costs an answer: a line that cannot be made is reported, the answer still goes.
-        try {
-          const { answer } = handled;
-          const durationMs = Math.round((performance.now() - started) * 10) / 10;
-          const entry = logEntry(request, handled, deps, target.pathname, durationMs);
-          const streamed = answer instanceof StreamAnswer ? answer : undefined;
-          const exchange = keepExchange(request, answer, handled.received);
-          state.requests.add(entry, streamed, handled.sent, exchange);
-        } catch (error) {
-          logger.error(`the request log could not record ${request.method} ${target.pathname}`, error);
-        }
-      }
-      return handled.answer;
-    };
     let handled: Soon<Handled>;
     try {
       handled = handle(request, target);
     } catch (error) {
       handled = unexpected(request, error);
     }
-    // An answer made at once goes back at once: no promise for a list answered from memory.
-    if (!(handled instanceof Promise)) return logged(handled);
-    return handled.then(logged, (error: unknown) => logged(unexpected(request, error)));
+    // An answer made at once goes back at once: no promise (nor closure) for a list answered from memory.
+    if (!(handled instanceof Promise)) return logged(request, target, started, handled);
+    return handled.then(
+      (made) => logged(request, target, started, made),
+      (error: unknown) => logged(request, target, started, unexpected(request, error)),
+    );
   };
 }

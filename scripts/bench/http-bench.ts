@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { synthesizeToBytes, systemVoices } from '../../audio/index.js';
 import type { VoiceProfile } from '../../audio/types.js';
 import { type LoadResult, load } from './load.js';
-import { freePort, memoryOf, resetPeak, root, type Spawned, spawnServer } from './servers.js';
+import { cpuMsOf, freePort, memoryOf, resetPeak, root, type Spawned, spawnServer } from './servers.js';
 import { percentile, type StreamTiming, timeStream } from './stream.js';
 import { streamUpload } from './upload.js';
 
@@ -100,6 +100,8 @@ export interface ThroughputRow {
   readonly server: string;
   readonly round: number;
   readonly result: LoadResult;
+  /** The server's CPU time per answered request, µs (Linux; NaN elsewhere). */
+  readonly cpuUsPerRequest: number;
 }
 
 /** An answer's body and its header lines as sent (names as spelled, in order), without the connection's own. */
@@ -123,7 +125,17 @@ function rawAnswer(
   });
 }
 
-/** List throughput on the mock, Prism and a bare server, in turn, `rounds` times interleaved, after a warm-up. */
+/**
+ * The order of the servers in a round: the mock and the bare server side by side, in turns (the mock
+ * first in odd rounds, the bare server in even ones), Prism last. Whoever runs first in every round
+ * pays for the machine's drift; with Prism between them (as this once was) the two compared ran ten
+ * seconds apart, and their ratio swung from 76 % to 92 % between two rounds on a quiet machine.
+ */
+export function roundOrder<T>(round: number, mock: T, bare: T, prism: T): T[] {
+  return round % 2 === 1 ? [mock, bare, prism] : [bare, mock, prism];
+}
+
+/** List throughput on the mock, the bare server and Prism, `rounds` interleaved rounds after a warm-up. */
 export async function listThroughput(
   seconds: number,
   rounds: number,
@@ -154,12 +166,12 @@ export async function listThroughput(
     for (const server of [mock, prism, bare]) await load(`${server.url}/v1/voice/list`, auth, warmUpSeconds);
     const rows: ThroughputRow[] = [];
     for (let round = 1; round <= rounds; round += 1) {
-      for (const server of [mock, prism, bare]) {
-        rows.push({
-          server: server.name,
-          round,
-          result: await load(`${server.url}/v1/voice/list`, auth, seconds),
-        });
+      for (const server of roundOrder(round, mock, bare, prism)) {
+        const pid = server.child.pid as number;
+        const cpuBefore = cpuMsOf(pid) ?? Number.NaN;
+        const result = await load(`${server.url}/v1/voice/list`, auth, seconds);
+        const cpuMs = (cpuMsOf(pid) ?? Number.NaN) - cpuBefore;
+        rows.push({ server: server.name, round, result, cpuUsPerRequest: (1000 * cpuMs) / result.requests });
       }
     }
     return rows;

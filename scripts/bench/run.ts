@@ -11,6 +11,17 @@ import { persistCost } from './persist.js';
 import { proxyBench } from './proxy.js';
 import { statePollCost } from './state-poll.js';
 import { cpuTimes, stealPercent } from './steal.js';
+import { percentile } from './stream.js';
+
+/** The list section: rounds of a few seconds each, many of them, so that its median holds still. */
+const listRounds = 6;
+const listSeconds = 3;
+/**
+ * Each server's warm-up before the rounds. A fresh Node server needs seconds of load before its code
+ * is optimized (its CPU per request falls by half over the first 3–5 s on 2 busy cores, the mock's
+ * more than a bare server's, which has less code to compile): 2 s left the first rounds measuring that.
+ */
+const listWarmUpSeconds = 5;
 
 /**
  * `npm run bench [-- --json FILE] [--smoke]`: every measurement in one run and one process tree, so the
@@ -25,7 +36,7 @@ cli.option(
   'comma-separated: startup,list,stream,fairness,mp3,complete,synthesis,analysis,upload,concurrency,proxy,persist,keyless,statepoll',
 );
 cli.option('--rounds <n>', 'interleaved rounds of the list section (each server once per round)', {
-  default: 2,
+  default: listRounds,
 });
 cli.help();
 const { options } = cli.parse();
@@ -81,24 +92,24 @@ if (want('startup')) {
 
 if (want('list')) {
   sectionStart = cpuTimes();
-  const rounds = Math.max(1, Math.trunc(Number(options.rounds)) || 2);
-  const rows = await listThroughput(smoke ? 1 : 5, rounds, smoke ? 1 : 2);
+  const rounds = smoke ? 2 : Math.max(1, Math.trunc(Number(options.rounds)) || listRounds);
+  const rows = await listThroughput(smoke ? 1 : listSeconds, rounds, smoke ? 1 : listWarmUpSeconds);
   results.listThroughput = rows;
-  log('\n## List throughput (GET /v1/voice/list, 20 voices, 50 connections)');
-  log('server          round   req/s     p50 ms  p99 ms  non-2xx  errors');
-  for (const { server, round, result } of rows) {
+  log(
+    `\n## List throughput (GET /v1/voice/list, 20 voices, 50 connections; ${rounds} rounds of ${smoke ? 1 : listSeconds} s, mock and bare side by side)`,
+  );
+  log('server          round   req/s     p50 ms  p99 ms  non-2xx  errors  CPU µs/request');
+  for (const { server, round, result, cpuUsPerRequest } of rows) {
     log(
-      `${server.padEnd(16)}${String(round).padEnd(8)}${fmt(result.requestsPerSecond, 0).padEnd(10)}${fmt(result.p50Ms).padEnd(8)}${fmt(result.p99Ms).padEnd(8)}${String(result.non2xx).padEnd(9)}${result.errors}`,
+      `${server.padEnd(16)}${String(round).padEnd(8)}${fmt(result.requestsPerSecond, 0).padEnd(10)}${fmt(result.p50Ms).padEnd(8)}${fmt(result.p99Ms).padEnd(8)}${String(result.non2xx).padEnd(9)}${String(result.errors).padEnd(8)}${fmt(cpuUsPerRequest)}`,
     );
   }
   const mean = (name: string) => {
     const of = rows.filter((r) => r.server === name).map((r) => r.result.requestsPerSecond);
     return of.reduce((a, b) => a + b, 0) / of.length;
   };
-  const mock = mean('mock');
-  const prism = mean('prism');
-  const bare = mean('bare node:http');
-  // Each round's own ratios too: a stall of the machine hits one round, and shows there.
+  // Each round's own ratios: a stall of the machine hits one round, and shows there; the median of
+  // the rounds is the figure judged, which one such round does not move.
   const perRound = Array.from({ length: rounds }, (_, i) => {
     const of = (name: string) =>
       rows.find((r) => r.server === name && r.round === i + 1)?.result.requestsPerSecond ?? Number.NaN;
@@ -106,19 +117,57 @@ if (want('list')) {
       round: i + 1,
       mockOverPrism: of('mock') / of('prism'),
       mockOverBare: of('mock') / of('bare node:http'),
+      bareOverPrism: of('bare node:http') / of('prism'),
     };
   });
-  results.listRatios = { mockOverPrism: mock / prism, mockOverBare: mock / bare, perRound };
+  // What a request costs each server, whatever share of the machine it was given: on a shared machine
+  // this holds still where the throughput does not (it says the same when the server is what limits).
+  const cpuPerRequest = (name: string) =>
+    percentile(
+      rows.filter((r) => r.server === name).map((r) => r.cpuUsPerRequest),
+      50,
+    );
+  const cpu = { mock: cpuPerRequest('mock'), bare: cpuPerRequest('bare node:http') };
+  const overBare = percentile(
+    perRound.map((r) => r.mockOverBare),
+    50,
+  );
+  const overPrism = percentile(
+    perRound.map((r) => r.mockOverPrism),
+    50,
+  );
+  const bareOverPrism = percentile(
+    perRound.map((r) => r.bareOverPrism),
+    50,
+  );
+  const [mock, prism, bare] = [mean('mock'), mean('prism'), mean('bare node:http')];
+  results.listRatios = {
+    mockOverPrism: overPrism,
+    mockOverBare: overBare,
+    bareOverPrism,
+    means: { mockOverPrism: mock / prism, mockOverBare: mock / bare },
+    cpuUsPerRequest: cpu,
+    perRound,
+  };
   log(
-    `mock / prism = ${fmt(mock / prism)}×   mock / bare = ${fmt((100 * mock) / bare)} %   (means of the rounds)`,
+    `mock / bare = ${fmt(100 * overBare)} %   mock / prism = ${fmt(overPrism)}×   bare / prism = ${fmt(bareOverPrism)}×   (medians of the rounds; means: ${fmt((100 * mock) / bare)} %, ${fmt(mock / prism)}×)`,
   );
   for (const r of perRound)
-    log(`  round ${r.round}: ${fmt(r.mockOverPrism)}×, ${fmt(100 * r.mockOverBare)} %`);
-  targets.push({ target: 'list: mock ≥ 10× Prism', value: `${fmt(mock / prism)}×`, met: mock / prism >= 10 });
+    log(`  round ${r.round}: ${fmt(100 * r.mockOverBare)} % of bare, ${fmt(r.mockOverPrism)}× Prism`);
+  log(
+    `CPU per request (medians): mock ${fmt(cpu.mock)} µs, bare ${fmt(cpu.bare)} µs: bare / mock = ${fmt((100 * cpu.bare) / cpu.mock)} % (the throughput ratio where the server is what limits)`,
+  );
   targets.push({
-    target: 'list: mock ≥ 70 % of bare node:http',
-    value: `${fmt((100 * mock) / bare)} %`,
-    met: mock / bare >= 0.7,
+    target: 'list: mock ≥ 90 % of bare node:http (median of the rounds)',
+    value: `${fmt(100 * overBare)} %`,
+    met: overBare >= 0.9,
+  });
+  // Far ahead of Prism. The load generator shares the machine with the server: on 2 cores bare node:http
+  // itself measures only ~9–10× Prism, which caps what any Node server can show here (docs/performance.md).
+  targets.push({
+    target: 'list: mock ≥ 10× Prism (median of the rounds)',
+    value: `${fmt(overPrism)}× (bare node:http: ${fmt(bareOverPrism)}×)`,
+    met: overPrism >= 10,
   });
   stolen('list');
 }

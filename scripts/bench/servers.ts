@@ -86,6 +86,23 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kib('VmRSS') * 1024, peak: kib('VmHWM') * 1024 };
 }
 
+/**
+ * CPU milliseconds (user + system) a process has used so far (Linux /proc; undefined elsewhere). Per
+ * request, it says what a server's work costs whatever share of the machine it got: on a shared
+ * machine its throughput says how much of the CPU it was given too.
+ */
+export function cpuMsOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command name (in parentheses, which may hold spaces): utime and stime are fields 14, 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // USER_HZ, the unit of /proc's clock ticks, is 100 on Linux whatever the kernel's own rate.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resets the kernel's high-water mark so the next peak is measured from now (Linux >= 4.0). */
 export function resetPeak(pid: number): void {
   try {

@@ -37,3 +37,48 @@ describe('service.warm(): a stream nobody hears, before the first real one', () 
     await warm.close();
   });
 });
+
+describe('warmUp(): long enough to compile the parse and the size count, never in one block', () => {
+  it('says several long texts, each a request of its own, with a turn of the event loop between', async () => {
+    const { warmUp } = await import('./warm-up.js');
+    const texts: string[] = [];
+    const turnsBefore: number[] = [];
+    let turns = 0;
+    const tick = () => {
+      turns++;
+    };
+    const spare = {
+      async answer(request: { body: ReadableStream<Uint8Array> | null }) {
+        const body = await new Response(request.body).json();
+        texts.push(body.generate_text);
+        turnsBefore.push(turns);
+        // A macrotask queued now runs before the next pass only if the warm-up yields between them.
+        setTimeout(tick, 0);
+        return {};
+      },
+    };
+    await warmUp(spare, 'mock-key');
+    // One pass of 600 characters left the per-character loops unoptimized for a real 5,000-character text.
+    expect(texts.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(texts).size).toBe(texts.length);
+    // The first is short (a readiness probe may wait for it); four or more after it are long.
+    expect(texts.filter((text) => text.length >= 2000).length).toBeGreaterThanOrEqual(4);
+    expect(turnsBefore).toEqual(texts.map((_, i) => i));
+  });
+});
+
+describe('warmUp() under a small maxTextLength', () => {
+  it('cuts every text to the limit, so the spare service answers each pass instead of refusing it', async () => {
+    const { warmUp } = await import('./warm-up.js');
+    const lengths: number[] = [];
+    const spare = {
+      async answer(request: { body: ReadableStream<Uint8Array> | null }) {
+        lengths.push((await new Response(request.body).json()).generate_text.length);
+        return {};
+      },
+    };
+    await warmUp(spare, 'mock-key', 300);
+    expect(lengths.length).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...lengths)).toBe(300);
+  });
+});

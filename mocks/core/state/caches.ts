@@ -33,6 +33,8 @@ export class ServiceCaches {
   readonly signatures = new KeptMap<string, Promise<string>>(4096, memoKeyMaxChars);
   /** voice_url signatures per message (their own secret, so their own memo). */
   readonly urlSignatures = new KeptMap<string, Promise<string>>(4096, memoKeyMaxChars);
+  /** The request log's masked form of each X-API-Key sent (`maskKey`): clients send the same few. */
+  readonly maskedKeys = new KeptMap<string, string | null>(64, memoKeyMaxChars);
   /** The voices of GET /__mock/state, signed and serialized once per version of the store. */
   readonly stateView = new StateViewCache();
 
@@ -47,6 +49,7 @@ export class ServiceCaches {
     this.completeAudio.clear();
     this.signatures.clear();
     this.urlSignatures.clear();
+    this.maskedKeys.clear();
     this.stateView.clear();
     this.engine?.clear();
   }

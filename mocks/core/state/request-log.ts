@@ -150,9 +150,20 @@ export class RequestLog {
     this.lastSeq += 1;
     const body = sent === undefined ? undefined : replayText(sent.body);
     const kept = body !== undefined && body.length <= replayBodyMaxChars ? body : null;
+    // Field by field, not `...fields`: a spread into a literal took a sixth of a list request's time in
+    // the core; every request makes one entry.
+    const { errorMessage } = fields;
     const entry: RequestLogEntry = {
       seq: this.lastSeq,
-      ...fields,
+      at: fields.at,
+      method: fields.method,
+      path: shortened(fields.path, logMessageMaxChars),
+      key: fields.key,
+      status: fields.status,
+      operationId: fields.operationId,
+      durationMs: fields.durationMs,
+      errorCode: fields.errorCode,
+      errorMessage: errorMessage === null ? null : shortened(errorMessage, logMessageMaxChars),
       stream: null,
       body: kept,
       // Read from the exchange when the entry is first listed (copyOf), not on every request.
@@ -161,8 +172,6 @@ export class RequestLog {
       warnings: [],
       verdict: null,
     };
-    entry.path = shortened(entry.path, logMessageMaxChars);
-    if (entry.errorMessage !== null) entry.errorMessage = shortened(entry.errorMessage, logMessageMaxChars);
     if (streamed !== undefined) this.sending.set(streamed, entry);
     if (sent !== undefined && kept !== null)
       this.replays.set(entry, { method: fields.method, path: fields.path, key: sent.key, body: kept });

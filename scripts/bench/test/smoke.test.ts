@@ -135,4 +135,27 @@ describe('npm run bench -- --smoke', () => {
       /^(met {3}|MISSED) keyless: 10 held 1 MiB JSON bodies keep ≤ 160 MB of RSS: \+-?[\d.]+ MB$/m,
     );
   });
+
+  // Spawns the built mock, Prism and the bare server: two short rounds.
+  it('runs the list section and prints its medians, the CPU per request and two targets', async () => {
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
+    const { code, stdout } = await smokeRun('list');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /^mock \/ bare = [\d.]+ % {3}mock \/ prism = [\d.]+× {3}bare \/ prism = [\d.]+× /m,
+    );
+    expect(stdout).toMatch(
+      /^CPU per request \(medians\): mock [\d.]+ µs, bare [\d.]+ µs: bare \/ mock = [\d.]+ %/m,
+    );
+    expect(stdout).toMatch(
+      /^(met {3}|MISSED) list: mock ≥ 90 % of bare node:http \(median of the rounds\): [\d.]+ %$/m,
+    );
+    expect(stdout).toMatch(
+      /^(met {3}|MISSED) list: mock ≥ 10× Prism \(median of the rounds\): [\d.]+× \(bare node:http: [\d.]+×\)$/m,
+    );
+  });
 });
