@@ -33,12 +33,19 @@ const run = (keepSmall: boolean) =>
   );
 
 describe('keepYoungGenerationSmall', () => {
-  it('keeps new space near its first size where V8 alone grows it under survivors', async () => {
-    const [grown, kept] = await Promise.all([run(false), run(true)]);
+  // V8 weighs the allocation rate too: on a machine loaded many-fold (a CI run of the whole suite on 2
+  // cores) one churn in a few grew new space even with the flag (85 MiB once on Node 26), so the two
+  // processes run one after the other, and a churn V8 grew anyway is tried again.
+  it('keeps new space near its first size where V8 alone grows it under survivors', {
+    retry: 3,
+    timeout: 30_000,
+  }, async () => {
+    const grown = await run(false);
+    const kept = await run(true);
     // The control: without the flag this churn grows new space to its maximum (4 → 32 MiB here); a
     // test that saw no growth there would prove nothing. With it, new space stayed at 4 MiB, at 9 or
     // 16 MiB on a machine loaded 15-fold (V8 weighs the allocation rate too): under the maximum.
     expect(grown.largest).toBeGreaterThanOrEqual(4 * grown.first);
     expect(kept.largest).toBeLessThan(grown.largest);
-  }, 30_000);
+  });
 });
