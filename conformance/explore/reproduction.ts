@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Verdict } from '../../judge/index.js';
+import { operations } from '../../openapi/document-index.js';
 import { kitFixtures } from '../setup/fixture-source.js';
 import type { StepRecord } from './sequence.js';
 import type { Step, StepValue } from './step.js';
@@ -76,12 +77,8 @@ function curlOf(step: Step, n: number): string {
   const json = JSON.stringify(body).replaceAll('{run}', '__RUN__');
   const ref =
     step.refAudio !== undefined ? ` | jq -c --arg r ${shellValue(step.refAudio)} '.ref_audio = $r'` : '';
-  const path =
-    step.op === 'saveVoice'
-      ? '/v1/voice/save'
-      : step.op === 'streamSpeech'
-        ? '/v1/text-to-speech/stream'
-        : '/v1/text-to-speech';
+  // The operation's path, as the description states it.
+  const path = operations().get(step.op)?.path ?? '';
   const out = step.op === 'saveVoice' ? '; echo' : ` -o /dev/null -w 'HTTP %{http_code}\\n'`;
   return `printf '%s' ${q(json)} | sed "s/__RUN__/$RUN/g"${ref} | curl -sS ${key} -H 'Content-Type: application/json' --data-binary @- "$BASE_URL${path}"${out}`;
 }

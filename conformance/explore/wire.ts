@@ -3,6 +3,7 @@
  * one network call, and the answer's fields later steps may use kept.
  */
 import { apiKeyHeader } from '../../openapi/contract.js';
+import { operations } from '../../openapi/document-index.js';
 import { kitFixtures } from '../setup/fixture-source.js';
 import { type Exchange, type FetchLike, send } from '../toolkit/http.js';
 import { uploadFormData } from '../toolkit/multipart.js';
@@ -67,12 +68,8 @@ export async function buildRequest(
     if (ref === undefined) return undefined;
     json.ref_audio = ref;
   }
-  const path =
-    step.op === 'saveVoice'
-      ? '/v1/voice/save'
-      : step.op === 'streamSpeech'
-        ? '/v1/text-to-speech/stream'
-        : '/v1/text-to-speech';
+  // The operation's path, as the description states it.
+  const path = operations().get(step.op)?.path ?? '';
   const headers = jsonHeaders(key);
   return {
     request: new Request(`${wire.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(json) }),
