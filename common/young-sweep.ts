@@ -1,34 +1,13 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
-/** Bytes passed between two sweeps: every 16 MiB halved the growth again but cost ~50 % of the speed. */
-export const sweepBytes = 32 * 1024 * 1024;
-
-let collector: (() => void) | null | undefined;
+import { v8Collector } from './v8-gc.js';
 
 /**
- * V8's young-generation collector, or null where it cannot be had. Every socket read is a new 64 KiB
- * buffer outside V8's heap; V8 frees them at its next scavenge, which the heap itself rarely asks for
- * while bytes only pass through (a body drained or proxied), so 1 GiB passing grows the process by
- * ~65–80 MB before V8's external-memory limit forces one. Node's own `gc`, reached through V8's
- * documented `--expose-gc` flag set at run time in a context of its own (the user's global gets no
- * `gc`), runs a scavenge in ~1 ms.
+ * Bytes passed between two sweeps: every 16 MiB halved the growth again but cost ~50 % of the speed.
+ * Every socket read is a new 64 KiB buffer outside V8's heap; V8 frees them at its next scavenge, which
+ * the heap itself rarely asks for while bytes only pass through (a body drained or proxied), so 1 GiB
+ * passing grows the process by ~65–80 MB before V8's external-memory limit forces one. A scavenge
+ * (v8-gc.ts) runs in ~1 ms.
  */
-function youngCollector(): (() => void) | null {
-  if (collector !== undefined) return collector;
-  try {
-    const existing = (globalThis as { gc?: (options?: object) => void }).gc;
-    if (existing) collector = () => existing({ type: 'minor' });
-    else {
-      setFlagsFromString('--expose-gc');
-      const gc = runInNewContext('gc') as ((options?: object) => void) | undefined;
-      collector = gc ? () => gc({ type: 'minor' }) : null;
-    }
-  } catch {
-    collector = null;
-  }
-  return collector;
-}
+export const sweepBytes = 32 * 1024 * 1024;
 
 /**
  * Counts bytes that pass through and runs a scavenge after every `sweepBytes`, so memory stays near
@@ -46,6 +25,6 @@ export function youngSweep(): (bytes: number) => void {
     if (passed < sweepBytes) return;
     passed = 0;
     // Asked for at the first sweep: a mock that never drains a big body never sets the flag.
-    youngCollector()?.();
+    v8Collector()?.({ type: 'minor' });
   };
 }

@@ -234,37 +234,44 @@ export interface AbortedRow {
   readonly characters: number;
   /** How many streams had their first bytes before the client cut them. */
   readonly sounded: number;
+  /** RSS at rest, before the streams (the mock started, warmed and quiet for `settleMs`). */
   readonly baselineMiB: number;
   readonly peakMiB: number;
   /** RSS `settleMs` after the last stream was cut. */
   readonly afterMiB: number;
   readonly settleMs: number;
   readonly growthAfterMB: number;
+  /** The peer: a bare node:http server streaming zeros (bare-stream.mjs), the same cuts, the same wait. */
+  readonly bareGrowthAfterMB: number;
 }
 
 /**
  * `streams` WAV streams of `characters` characters opened at once and cut by the client after their
- * first bytes (issue 25: memory returns to its baseline): the mock's RSS before, at its peak, and 2 s
- * after.
+ * first bytes (issue 25: memory returns to its baseline): the mock's RSS at rest before, at its peak,
+ * and `settleMs` after; beside it, what a bare node:http server keeps after the same cuts (Node's own
+ * sockets and buffers, which no server of ours can give back sooner). The mock gives its heap back
+ * after two quiet seconds (common/quiet-collect.ts), so the wait is 5 s.
  */
 export async function abortedStreams(
   streams: number,
   characters: number,
-  /** How long after the last cut RSS is read (2 s; shorter for a smoke run, which judges nothing). */
-  settleMs = 2000,
+  /** How long at rest before the baseline, and after the last cut (5 s; shorter for a smoke run, which judges nothing). */
+  settleMs = 5000,
 ): Promise<AbortedRow> {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, settleMs));
   const mock = await spawnMock();
+  let row: Omit<AbortedRow, 'bareGrowthAfterMB'>;
   try {
     const pid = mock.child.pid as number;
     await streamsFrom(mock.url, 'wav', 2, characters, 'sequential', 'warm');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await settle();
     const baseline = memoryOf(pid).rss;
     resetPeak(pid);
     const cut = await streamsFrom(mock.url, 'wav', streams, characters, 'aborted', 'cut');
     const peak = memoryOf(pid).peak;
-    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    await settle();
     const after = memoryOf(pid).rss;
-    return {
+    row = {
       streams,
       characters,
       sounded: cut.timings.length,
@@ -276,5 +283,29 @@ export async function abortedStreams(
     };
   } finally {
     await mock.stop();
+  }
+  return { ...row, bareGrowthAfterMB: await bareCutGrowth(streams, characters, settle) };
+}
+
+/** The same cuts against bare-stream.mjs: its RSS growth after the same wait, MB. */
+async function bareCutGrowth(streams: number, characters: number, settle: () => Promise<unknown>) {
+  const port = await freePort();
+  const bare: Spawned = await spawnServer(
+    'bare stream',
+    process.execPath,
+    ['scripts/bench/bare-stream.mjs', String(port), String(100 * chunkBytes), String(chunkBytes)],
+    `http://127.0.0.1:${port}`,
+    { path: '/' },
+  );
+  try {
+    const pid = bare.child.pid as number;
+    await streamsFrom(bare.url, 'wav', 2, characters, 'sequential', 'warm');
+    await settle();
+    const baseline = memoryOf(pid).rss;
+    await streamsFrom(bare.url, 'wav', streams, characters, 'aborted', 'cut');
+    await settle();
+    return (memoryOf(pid).rss - baseline) / 1e6;
+  } finally {
+    await bare.stop();
   }
 }

@@ -1,0 +1,121 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { collectWhenQuiet, type Readings } from './quiet-collect.js';
+
+const MiB = 1024 * 1024;
+
+/** Readings a test sets by hand: CPU used and heap size as of now, and a clock that moves a second a check. */
+function manual() {
+  const state = { cpuMs: 0, heap: 40 * MiB, at: 0 };
+  const readings: Readings = {
+    cpuMicros: () => state.cpuMs * 1000,
+    heapBytes: () => state.heap,
+    nowMs: () => state.at,
+  };
+  /** One second passes, `busyMs` of it on the CPU, then the collector checks. */
+  const second = (busyMs: number, quiet: { check(): void }) => {
+    state.at += 1000;
+    state.cpuMs += busyMs;
+    quiet.check();
+  };
+  return { state, readings, second };
+}
+
+describe('collectWhenQuiet', () => {
+  it('collects once, after two quiet seconds, when the heap grew during a load', () => {
+    const { state, readings, second } = manual();
+    const runs: unknown[] = [];
+    const quiet = collectWhenQuiet({
+      readings,
+      collect: (options) => {
+        runs.push(options);
+        state.heap = 42 * MiB;
+      },
+    });
+    quiet.stop();
+    second(0, quiet); // quiet at 40 MiB: the baseline
+    state.heap = 140 * MiB;
+    for (let i = 0; i < 5; i++) second(900, quiet); // a load: never a collection while busy
+    expect(runs).toHaveLength(0);
+    second(5, quiet); // the first quiet second after it
+    expect(runs).toHaveLength(0);
+    second(5, quiet); // the second: the heap gives its pages back
+    expect(runs).toEqual([{ type: 'major', execution: 'sync', flavor: 'last-resort' }]);
+    for (let i = 0; i < 5; i++) second(0, quiet); // nothing grew since: no other
+    expect(quiet.collections).toBe(1);
+  });
+
+  it('leaves a heap that did not grow, or grew less than 16 MiB, alone', () => {
+    const { state, readings, second } = manual();
+    let runs = 0;
+    const quiet = collectWhenQuiet({ readings, collect: () => runs++ });
+    quiet.stop();
+    for (let i = 0; i < 4; i++) second(0, quiet);
+    state.heap += 15 * MiB;
+    for (let i = 0; i < 4; i++) second(0, quiet);
+    expect(runs).toBe(0);
+    state.heap += 2 * MiB;
+    second(0, quiet);
+    expect(runs).toBe(1);
+  });
+
+  it('counts a second with 2 % or more of a core as busy', () => {
+    const { state, readings, second } = manual();
+    let runs = 0;
+    const quiet = collectWhenQuiet({ readings, collect: () => runs++ });
+    quiet.stop();
+    second(0, quiet);
+    state.heap = 100 * MiB;
+    // Busy and quiet seconds in turn: never two quiet ones in a row.
+    for (let i = 0; i < 6; i++) second(i % 2 === 0 ? 25 : 0, quiet);
+    expect(runs).toBe(0);
+    second(19, quiet);
+    expect(runs).toBe(1);
+  });
+
+  it('does nothing where V8 gives no collector', () => {
+    const { state, readings, second } = manual();
+    const quiet = collectWhenQuiet({ readings, collect: null });
+    second(0, quiet);
+    state.heap = 200 * MiB;
+    second(0, quiet);
+    second(0, quiet);
+    expect(quiet.collections).toBe(0);
+    quiet.stop();
+  });
+
+  // A process of its own (V8's collector is the process's): a load that leaves garbage behind, then quiet.
+  it("gives V8's heap pages back in a real process once it is quiet", { timeout: 30_000 }, async () => {
+    const moduleUrl = new URL('./quiet-collect.ts', import.meta.url).href;
+    const script = `
+      import { getHeapStatistics } from 'node:v8';
+      const { collectWhenQuiet } = await import(${JSON.stringify(moduleUrl)});
+      const heap = () => getHeapStatistics().total_heap_size;
+      const quiet = collectWhenQuiet({ everyMs: 100 });
+      let keep = [];
+      for (let round = 0; round < 40; round++) {
+        for (let i = 0; i < 50000; i++) keep.push({ round, i, pair: [i, round] });
+        if (keep.length > 400000) keep = keep.slice(200000);
+      }
+      keep = null;
+      const loaded = heap();
+      const until = performance.now() + 10000;
+      while (quiet.collections === 0 && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
+      quiet.stop();
+      process.stdout.write(JSON.stringify({ loaded, after: heap(), collections: quiet.collections }));
+    `;
+    const out = await new Promise<{ loaded: number; after: number; collections: number }>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { cwd: fileURLToPath(new URL('..', import.meta.url)) },
+        (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+      ),
+    );
+    expect(out.collections).toBe(1);
+    // The load grew the heap by tens of MiB; after the collection it holds a fraction of that.
+    expect(out.loaded).toBeGreaterThan(48 * MiB);
+    expect(out.after).toBeLessThan(out.loaded / 2);
+  });
+});

@@ -1,0 +1,103 @@
+import { getHeapStatistics } from 'node:v8';
+import { type V8Collect, v8Collector } from './v8-gc.js';
+
+/**
+ * Gives memory back once a load is over, for a process that is a server of its own (`voice-kit mock`;
+ * never `startMockServer` in a user's process, as V8's collector is the process's). Under many streams
+ * at once V8 grows its heap, young generation included, and keeps the pages when the load ends: 1,000
+ * streams cut after their first bytes left the mock ~120 MB larger for good, while its live heap was
+ * back at ~11 MB. V8 gives them back only in a collection that asks it to (`flavor: 'last-resort'`),
+ * which it runs on its own only near its limit. So the process checks once a second: when it has been
+ * quiet (under 2 % of a core) for two checks in a row and its heap has grown 16 MiB or more since the
+ * last quiet check, it runs that collection once (~10–30 ms, nobody waits for it: nothing is being
+ * served). During a load it never runs: the young generation keeps the size V8 chose for the load,
+ * which spares 50 streams at once ~20 % of their work in scavenges (docs/performance.md).
+ */
+
+/** What the collector reads each check: CPU microseconds used so far, the heap's committed bytes, the clock. */
+export interface Readings {
+  cpuMicros(): number;
+  heapBytes(): number;
+  nowMs(): number;
+}
+
+export interface QuietCollectOptions {
+  /** Between checks, ms. */
+  readonly everyMs?: number;
+  /** Checks in a row under `busyShare` before a collection. */
+  readonly quietChecks?: number;
+  /** The share of one core under which a check counts as quiet. */
+  readonly busyShare?: number;
+  /** Heap growth since the smallest quiet reading that calls for a collection, bytes. */
+  readonly grownBytes?: number;
+  /** For tests: the readings and the collector (V8's by default). */
+  readonly readings?: Readings;
+  readonly collect?: V8Collect | null;
+}
+
+/** A running quiet collector. */
+export interface QuietCollector {
+  /** One check, as the timer runs it (tests call it with their own readings). */
+  check(): void;
+  /** Collections run so far. */
+  readonly collections: number;
+  stop(): void;
+}
+
+const processReadings: Readings = {
+  cpuMicros: () => {
+    const { user, system } = process.cpuUsage();
+    return user + system;
+  },
+  heapBytes: () => getHeapStatistics().total_heap_size,
+  nowMs: () => performance.now(),
+};
+
+/**
+ * Starts the checks (an unref'd timer: it never keeps the process alive). Does nothing where V8's
+ * collector cannot be had.
+ *
+ * @example
+ * const quiet = collectWhenQuiet(); // after the server listens
+ * quiet.stop(); // on close
+ */
+export function collectWhenQuiet(options: QuietCollectOptions = {}): QuietCollector {
+  const collect = options.collect === undefined ? v8Collector() : options.collect;
+  const read = options.readings ?? processReadings;
+  const busyShare = options.busyShare ?? 0.02;
+  const quietChecks = options.quietChecks ?? 2;
+  const grownBytes = options.grownBytes ?? 16 * 1024 * 1024;
+  let lastCpu = read.cpuMicros();
+  let lastAt = read.nowMs();
+  let quietInARow = 0;
+  // The smallest heap seen while quiet (or at the start): what a load grew it from.
+  let baseline = read.heapBytes();
+  let collections = 0;
+  const check = (): void => {
+    const cpu = read.cpuMicros();
+    const at = read.nowMs();
+    const share = (cpu - lastCpu) / 1000 / Math.max(1, at - lastAt);
+    lastCpu = cpu;
+    lastAt = at;
+    quietInARow = share < busyShare ? quietInARow + 1 : 0;
+    if (quietInARow === 0) return;
+    const heap = read.heapBytes();
+    baseline = Math.min(baseline, heap);
+    if (quietInARow < quietChecks || heap - baseline < grownBytes || !collect) return;
+    collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    collections++;
+    baseline = read.heapBytes();
+    // The collection's own CPU is not a load: the next check measures from here.
+    lastCpu = read.cpuMicros();
+    lastAt = read.nowMs();
+  };
+  const timer = collect ? setInterval(check, options.everyMs ?? 1000) : undefined;
+  timer?.unref();
+  return {
+    check,
+    get collections() {
+      return collections;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
