@@ -19,8 +19,13 @@
 
 /** How long one renderer goes on before the next one's slice, ms (its chunks and their writes). */
 const defaultSliceMs = 1;
-/** How long one turn of slices may run before the event loop reads its sockets again, ms. */
-const defaultTurnMs = 4;
+/**
+ * How long one turn of slices may run before the event loop reads its sockets again, ms. A turn's end
+ * costs one pass of the event loop (tens of µs); a request that comes meanwhile waits for it, twice
+ * for a new connection (its accept, then its head): 4 ms turns cost the 50th newcomer of a burst
+ * more than they saved (docs/performance.md).
+ */
+const defaultTurnMs = 1;
 
 /** The options of a FairTurns, for tests; the defaults fit the Node server. */
 export interface FairTurnsOptions {

@@ -51,7 +51,7 @@ function observedTurns() {
       sleeps.push(ms);
       return new Promise((resolve) => setImmediate(resolve));
     },
-    { sliceMs: 1, now: () => clock.ms },
+    { sliceMs: 1, turnMs: 4, now: () => clock.ms },
   );
   return { clock, sleeps, turns };
 }
