@@ -343,13 +343,19 @@ export async function uploads(count: number, hugeBytes: number) {
   }
 }
 
-/** `streams` concurrent streaming syntheses: do all complete, and does memory come back? */
-export async function concurrency(streams: number) {
+/**
+ * `streams` concurrent streaming syntheses: do all complete, and does memory come back? RSS at rest
+ * (5 s after a warm stream) and 5 s after: `voice-kit mock` gives its heap back after two quiet
+ * seconds (common/quiet-collect.ts).
+ */
+export async function concurrency(streams: number, settleMs = 5000) {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, settleMs));
   const mock = await spawnMock();
   try {
     const pid = mock.child.pid as number;
     const text = 'A concurrent stream of speech, to see that every one of them completes. '.repeat(5);
     await timeStream(`${mock.url}/v1/text-to-speech/stream`, apiKey, { generate_text: text });
+    await settle();
     const baseline = memoryOf(pid).rss;
     const results = await Promise.allSettled(
       Array.from({ length: streams }, () =>
@@ -359,7 +365,7 @@ export async function concurrency(streams: number) {
     const completed = results.filter((r) => r.status === 'fulfilled');
     const sizes = new Set(completed.map((r) => r.value.bytes));
     const during = memoryOf(pid).peak;
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await settle();
     const after = memoryOf(pid).rss;
     return {
       streams,
