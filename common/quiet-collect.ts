@@ -30,7 +30,7 @@ export interface QuietCollectOptions {
   readonly busyShare?: number;
   /** Heap growth since the smallest quiet reading that calls for a collection, bytes. */
   readonly grownBytes?: number;
-  /** For tests: the readings and the collector (V8's by default). */
+  /** For tests: the readings and the collector (V8's by default, reached when first due). */
   readonly readings?: Readings;
   readonly collect?: V8Collect | null;
 }
@@ -54,15 +54,15 @@ const processReadings: Readings = {
 };
 
 /**
- * Starts the checks (an unref'd timer: it never keeps the process alive). Does nothing where V8's
- * collector cannot be had.
+ * Starts the checks (an unref'd timer: it never keeps the process alive). V8's collector is reached
+ * only when a collection is first due (~1 ms, not at start-up); where it cannot be had, nothing runs.
  *
  * @example
  * const quiet = collectWhenQuiet(); // after the server listens
  * quiet.stop(); // on close
  */
 export function collectWhenQuiet(options: QuietCollectOptions = {}): QuietCollector {
-  const collect = options.collect === undefined ? v8Collector() : options.collect;
+  const collector = (): V8Collect | null => (options.collect === undefined ? v8Collector() : options.collect);
   const read = options.readings ?? processReadings;
   const busyShare = options.busyShare ?? 0.02;
   const quietChecks = options.quietChecks ?? 2;
@@ -83,7 +83,8 @@ export function collectWhenQuiet(options: QuietCollectOptions = {}): QuietCollec
     if (quietInARow === 0) return;
     const heap = read.heapBytes();
     baseline = Math.min(baseline, heap);
-    if (quietInARow < quietChecks || heap - baseline < grownBytes || !collect) return;
+    const collect = quietInARow >= quietChecks && heap - baseline >= grownBytes ? collector() : null;
+    if (!collect) return;
     collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     collections++;
     baseline = read.heapBytes();
@@ -91,8 +92,8 @@ export function collectWhenQuiet(options: QuietCollectOptions = {}): QuietCollec
     lastCpu = read.cpuMicros();
     lastAt = read.nowMs();
   };
-  const timer = collect ? setInterval(check, options.everyMs ?? 1000) : undefined;
-  timer?.unref();
+  const timer = setInterval(check, options.everyMs ?? 1000);
+  timer.unref();
   return {
     check,
     get collections() {
