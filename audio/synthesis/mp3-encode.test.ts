@@ -131,9 +131,14 @@ describe('mp3 streams: the bytes and the chunks of main, sooner', () => {
     // Not taken (its silence did not fit); one more made after each chunk sent.
     expect(spares.size).toBe(1 + out.length);
     // In pieces, with pauses: the same chunks, each one's bytes copied out of the encoder's.
+    const bare = [...mp3Chunks(chunks(), 24_000, MP3_KBPS, undefined, true)];
+    expect(bare.filter((bytes) => bytes.length > 0)).toEqual(out);
+    expect(bare.length).toBeGreaterThan(out.length + 8);
+    // A spare made after a chunk is two pieces more: the encoder built, then fed its silence.
+    const room = spares.capacity - spares.size;
     const paused = [...mp3Chunks(chunks(), 24_000, MP3_KBPS, spares, true)];
     expect(paused.filter((bytes) => bytes.length > 0)).toEqual(out);
-    expect(paused.length).toBeGreaterThan(out.length + 8);
+    expect([room > 0, paused.length - bare.length, spares.size]).toEqual([true, 2 * room, spares.capacity]);
   });
 });
 

@@ -55,10 +55,14 @@ export function* mp3Chunks(
   // A chunk's PCM, whole or in pieces with pauses between them: the bytes it made.
   const encode = (samples: Int16Array) =>
     encodePieces(encoder as Mp3Encoder, samples, pauses ? pieceSamples : samples.length);
-  // After each chunk is sent, one spare for a later stream, in this stream's turn; a pause after it.
+  // After each chunk is sent, one spare for a later stream, in this stream's turn: with pauses, one
+  // after the encoder is built (~1 ms) and one after it is fed its silence (~0.3–0.8 ms).
   function* restock(): Generator<Uint8Array, void, void> {
-    const made = spares?.restock(sampleRate, kbps, () => spareEncoder(sampleRate, kbps), 1) ?? 0;
-    if (made > 0 && pauses) yield MP3_PAUSE;
+    if (!spares?.hasRoom(sampleRate, kbps)) return;
+    const spare = new Mp3Encoder(1, sampleRate, kbps);
+    if (pauses) yield MP3_PAUSE;
+    spares.restock(sampleRate, kbps, () => silenced(spare), 1);
+    if (pauses) yield MP3_PAUSE;
   }
   let sounding = false;
   // The frames after the first one in its PCM chunk, sent with the next bytes.
@@ -121,7 +125,11 @@ function* encodePieces(
  * spareEncoder(24_000, 64).silence; // 800 samples, 192 bytes of frame
  */
 export function spareEncoder(sampleRate: number, kbps = MP3_KBPS): Mp3Spare {
-  const encoder = new Mp3Encoder(1, sampleRate, kbps);
+  return silenced(new Mp3Encoder(1, sampleRate, kbps));
+}
+
+/** A new `encoder` fed zero samples until its first frame comes out (spareEncoder). */
+function silenced(encoder: Mp3Encoder): Mp3Spare {
   const zeros = new Int16Array(silenceStep);
   for (let silence = silenceStep; ; silence += silenceStep) {
     const frame = encoder.encodeBuffer(zeros);

@@ -42,6 +42,11 @@ export class Mp3Spares {
     return this.spares.pop();
   }
 
+  /** Whether `restock` of this shape would make one now (another shape's spares would go first). */
+  hasRoom(sampleRate: number, kbps: number): boolean {
+    return shapeOf(sampleRate, kbps) !== this.shape || this.spares.length < this.capacity;
+  }
+
   /** Makes up to `count` more spares of this shape with `make`, while there is room: how many it made. */
   restock(sampleRate: number, kbps: number, make: () => Mp3Spare, count: number): number {
     const shape = shapeOf(sampleRate, kbps);
