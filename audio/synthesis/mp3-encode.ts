@@ -11,7 +11,10 @@ export { MP3_KBPS, mp3SampleRates } from './mp3-frames.js';
 /** Zero samples a spare is fed at a time until its first frame comes out. */
 const silenceStep = 16;
 
-/** Samples fed to the encoder at a time between pauses: one granule (half an MPEG-1 frame, a whole MPEG-2 one), ~1 ms of work. */
+/**
+ * Samples fed to the encoder at a time between pauses: one granule (half an MPEG-1 frame, a whole
+ * MPEG-2 one), ~1 ms of work at 24 kHz. LAME encodes whole granules, so fewer would not split it finer.
+ */
 const pieceSamples = 576;
 
 /**
