@@ -83,6 +83,17 @@ export interface SynthesisStream {
    * have one size (24 kHz among them, see mp3-frames.ts); undefined for mp3 at 11,025, 22,050 and 44,100 Hz.
    */
   readonly byteLength: number | undefined;
-  /** Each call starts a fresh, identical sequence of chunks. */
-  chunks(): Generator<Uint8Array, void, void>;
+  /**
+   * Each call starts a fresh, identical sequence of chunks. With `pauses`, a stream whose chunks are
+   * long work (mp3: ~4–5 ms of encoding per 100 ms chunk) also yields empty arrays in the middle of a
+   * chunk's work, where its reader may let others go on first (the mock's fair turns); the other
+   * chunks, their bytes and their number stay the same. Without it, no chunk is ever empty.
+   */
+  chunks(options?: ChunkOptions): Generator<Uint8Array, void, void>;
+}
+
+/** How a reader of `SynthesisStream.chunks()` takes them. */
+export interface ChunkOptions {
+  /** Yield an empty array (a pause, not a chunk) between pieces of long work: skip it, or yield there. */
+  readonly pauses?: boolean;
 }

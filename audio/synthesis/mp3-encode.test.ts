@@ -83,6 +83,31 @@ describe('mp3 streams: the bytes and the chunks of main, sooner', () => {
     expect(sparesTaken).toBe(6);
   });
 
+  it('gives main’s bytes and number of chunks with pauses asked for, a pause inside each long chunk', () => {
+    const spares = new Mp3Spares(1);
+    for (const row of main) {
+      const request = requestOf(row);
+      const expected = [row[0], request.sampleRate, request.chunkMs, row[6], row[7]];
+      for (const withSpares of [false, true]) {
+        if (withSpares)
+          spares.restock(request.sampleRate, MP3_KBPS, () => spareEncoder(request.sampleRate), 1);
+        const stream = synthesizeStream(request, undefined, (pcm, rate, pauses) =>
+          mp3Chunks(pcm, rate, MP3_KBPS, withSpares ? spares : undefined, pauses),
+        );
+        const all = [...stream.chunks({ pauses: true })];
+        const chunks = all.filter((chunk) => chunk.length > 0);
+        expect([row[0], request.sampleRate, request.chunkMs, chunks.length, digest(chunks)]).toEqual(
+          expected,
+        );
+        // A chunk of more than one granule (576 samples) is encoded in pieces, a pause between two.
+        const samples = (request.sampleRate * request.chunkMs) / 1000;
+        const pauses = all.length - chunks.length;
+        if (samples > 576) expect(pauses).toBeGreaterThanOrEqual(chunks.length - 2);
+        else expect(pauses).toBeGreaterThan(0);
+      }
+    }
+  });
+
   it('sends the first frame alone as the first chunk (main sent three, after making the encoder)', () => {
     const request = requestOf(main[1] as (typeof main)[number]);
     const caches = new SynthesisCaches();
@@ -105,6 +130,15 @@ describe('mp3 streams: the bytes and the chunks of main, sooner', () => {
     expect(out.length).toBe(whole.filter((bytes) => bytes.length > 0).length);
     // Not taken (its silence did not fit); one more made after each chunk sent.
     expect(spares.size).toBe(1 + out.length);
+    // In pieces, with pauses: the same chunks, each one's bytes copied out of the encoder's.
+    const bare = [...mp3Chunks(chunks(), 24_000, MP3_KBPS, undefined, true)];
+    expect(bare.filter((bytes) => bytes.length > 0)).toEqual(out);
+    expect(bare.length).toBeGreaterThan(out.length + 8);
+    // A spare made after a chunk is two pieces more: the encoder built, then fed its silence.
+    const room = spares.capacity - spares.size;
+    const paused = [...mp3Chunks(chunks(), 24_000, MP3_KBPS, spares, true)];
+    expect(paused.filter((bytes) => bytes.length > 0)).toEqual(out);
+    expect([room > 0, paused.length - bare.length, spares.size]).toEqual([true, 2 * room, spares.capacity]);
   });
 });
 

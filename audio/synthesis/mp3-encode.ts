@@ -12,6 +12,18 @@ export { MP3_KBPS, mp3SampleRates } from './mp3-frames.js';
 const silenceStep = 16;
 
 /**
+ * Samples fed to the encoder at a time between pauses: one granule (half an MPEG-1 frame, a whole
+ * MPEG-2 one), ~1 ms of work at 24 kHz. LAME encodes whole granules, so fewer would not split it finer.
+ */
+const pieceSamples = 576;
+
+/**
+ * What `mp3Chunks` yields between two pieces of one chunk's work when asked for pauses: an empty
+ * array, never a chunk. Whoever asked for pauses gives the event loop a chance there (fair-turns.ts).
+ */
+export const MP3_PAUSE: Uint8Array = new Uint8Array(0);
+
+/**
  * Encodes PCM chunks as they come; yields MP3 bytes whenever the encoder has whole frames, then the
  * flushed tail. Empty outputs are skipped, so chunk sizes follow the encoder, not the input.
  *
@@ -23,6 +35,12 @@ const silenceStep = 16;
  * number of chunks (so the pacing of a stream), are those of a new encoder fed each chunk whole. After
  * each chunk is sent, one spare is made while there is room, so a mock's first mp3 stream fills them.
  *
+ * With `pauses`, a chunk's work (its PCM, its spare, its flush) is done in pieces of ~1 ms, with an
+ * empty array (`MP3_PAUSE`) yielded between two pieces: a 100 ms chunk costs ~4–5 ms of lamejs, and a
+ * stream taking fair turns (mocks/core/answer/synthesis-body.ts) may then let others go on in the
+ * middle of it instead of holding the event loop that long. The pieces' bytes are joined and the chunk
+ * is yielded where it would be without pauses: the same bytes, the same chunks.
+ *
  * @example
  * for (const bytes of mp3Chunks(pcmChunks(), 24000)) socket.write(bytes);
  */
@@ -31,14 +49,24 @@ export function* mp3Chunks(
   sampleRate: number,
   kbps = MP3_KBPS,
   spares?: Mp3Spares,
+  pauses = false,
 ): Generator<Uint8Array, void, void> {
   if (!mp3SampleRates.includes(sampleRate)) {
     throw new RangeError(`mp3 cannot carry ${sampleRate} Hz; use one of ${mp3SampleRates.join(', ')}`);
   }
   let encoder: Mp3Encoder | undefined;
-  const encode = (samples: Int16Array) => (encoder as Mp3Encoder).encodeBuffer(samples);
-  // After each chunk is sent, one spare for a later stream, in this stream's turn.
-  const restock = () => spares?.restock(sampleRate, kbps, () => spareEncoder(sampleRate, kbps), 1);
+  // A chunk's PCM, whole or in pieces with pauses between them: the bytes it made.
+  const encode = (samples: Int16Array) =>
+    encodePieces(encoder as Mp3Encoder, samples, pauses ? pieceSamples : samples.length);
+  // After each chunk is sent, one spare for a later stream, in this stream's turn: with pauses, one
+  // after the encoder is built (~1 ms) and one after it is fed its silence (~0.3–0.8 ms).
+  function* restock(): Generator<Uint8Array, void, void> {
+    if (!spares?.hasRoom(sampleRate, kbps)) return;
+    const spare = new Mp3Encoder(1, sampleRate, kbps);
+    if (pauses) yield MP3_PAUSE;
+    spares.restock(sampleRate, kbps, () => silenced(spare), 1);
+    if (pauses) yield MP3_PAUSE;
+  }
   let sounding = false;
   // The frames after the first one in its PCM chunk, sent with the next bytes.
   let held: Uint8Array | undefined;
@@ -48,25 +76,48 @@ export function* mp3Chunks(
       encoder ??= spare?.encoder ?? new Mp3Encoder(1, sampleRate, kbps);
       const early = spare
         ? { bytes: spare.firstFrame, fed: spare.silence }
-        : firstFrame(encode, chunk, sampleRate >= 32_000 ? 1152 : 576);
+        : firstFrame(
+            (samples) => (encoder as Mp3Encoder).encodeBuffer(samples),
+            chunk,
+            sampleRate >= 32_000 ? 1152 : 576,
+          );
       if (early.bytes.length === 0) continue;
       sounding = true;
       yield new Uint8Array(early.bytes);
-      restock();
-      held = new Uint8Array(encode(chunk.subarray(early.fed)));
+      yield* restock();
+      held = joined(undefined, yield* encode(chunk.subarray(early.fed)));
       continue;
     }
-    const out = encode(chunk);
+    const out = yield* encode(chunk);
     if (out.length === 0) continue;
     yield joined(held, out);
-    restock();
+    yield* restock();
     held = undefined;
   }
   encoder ??= new Mp3Encoder(1, sampleRate, kbps);
+  if (pauses && sounding) yield MP3_PAUSE;
   const tail = encoder.flush();
   if (tail.length === 0 && !held?.length) return;
-  yield joined(held, tail);
-  restock();
+  yield joined(held, [tail]);
+  yield* restock();
+}
+
+/**
+ * Feeds `samples` to `encoder` `step` at a time, a pause (`MP3_PAUSE`) between two pieces when the
+ * step is shorter than the chunk: the bytes that came out, none when no frame did.
+ */
+function* encodePieces(
+  encoder: Mp3Encoder,
+  samples: Int16Array,
+  step: number,
+): Generator<Uint8Array, (Int8Array | Uint8Array)[], void> {
+  const parts: (Int8Array | Uint8Array)[] = [];
+  for (let at = 0; at < samples.length; at += step) {
+    if (at > 0) yield MP3_PAUSE;
+    const bytes = encoder.encodeBuffer(samples.subarray(at, at + step));
+    if (bytes.length > 0) parts.push(bytes);
+  }
+  return parts;
 }
 
 /**
@@ -77,7 +128,11 @@ export function* mp3Chunks(
  * spareEncoder(24_000, 64).silence; // 800 samples, 192 bytes of frame
  */
 export function spareEncoder(sampleRate: number, kbps = MP3_KBPS): Mp3Spare {
-  const encoder = new Mp3Encoder(1, sampleRate, kbps);
+  return silenced(new Mp3Encoder(1, sampleRate, kbps));
+}
+
+/** A new `encoder` fed zero samples until its first frame comes out (spareEncoder). */
+function silenced(encoder: Mp3Encoder): Mp3Spare {
   const zeros = new Int16Array(silenceStep);
   for (let silence = silenceStep; ; silence += silenceStep) {
     const frame = encoder.encodeBuffer(zeros);
@@ -110,11 +165,19 @@ function firstFrame(
   return { bytes: new Uint8Array(0), fed: chunk.length };
 }
 
-/** `held` then `out`, in a new array of their own (copied: the encoder may reuse the buffer of `out`). */
-function joined(held: Uint8Array | undefined, out: Int8Array | Uint8Array): Uint8Array {
-  if (!held || held.length === 0) return new Uint8Array(out);
-  const bytes = new Uint8Array(held.length + out.length);
-  bytes.set(held, 0);
-  bytes.set(new Uint8Array(out.buffer, out.byteOffset, out.length), held.length);
+/** `held` then `parts`, in a new array of their own (copied: the encoder may reuse its buffer). */
+function joined(held: Uint8Array | undefined, parts: readonly (Int8Array | Uint8Array)[]): Uint8Array {
+  let length = held?.length ?? 0;
+  for (const part of parts) length += part.length;
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  if (held) {
+    bytes.set(held, 0);
+    at = held.length;
+  }
+  for (const part of parts) {
+    bytes.set(new Uint8Array(part.buffer, part.byteOffset, part.length), at);
+    at += part.length;
+  }
   return bytes;
 }

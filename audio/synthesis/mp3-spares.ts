@@ -42,14 +42,21 @@ export class Mp3Spares {
     return this.spares.pop();
   }
 
-  /** Makes up to `count` more spares of this shape with `make`, while there is room. */
-  restock(sampleRate: number, kbps: number, make: () => Mp3Spare, count: number): void {
+  /** Whether `restock` of this shape would make one now (another shape's spares would go first). */
+  hasRoom(sampleRate: number, kbps: number): boolean {
+    return shapeOf(sampleRate, kbps) !== this.shape || this.spares.length < this.capacity;
+  }
+
+  /** Makes up to `count` more spares of this shape with `make`, while there is room: how many it made. */
+  restock(sampleRate: number, kbps: number, make: () => Mp3Spare, count: number): number {
     const shape = shapeOf(sampleRate, kbps);
     if (shape !== this.shape) {
       this.spares.length = 0;
       this.shape = shape;
     }
-    for (let i = 0; i < count && this.spares.length < this.capacity; i++) this.spares.push(make());
+    let made = 0;
+    for (; made < count && this.spares.length < this.capacity; made++) this.spares.push(make());
+    return made;
   }
 
   clear(): void {

@@ -56,10 +56,14 @@ function* plannedChunks(plan: GrowingPlan, chunkSamples: number): Generator<Int1
   }
 }
 
-/** The MP3 encoder of chunks (mp3-encode.ts), handed in so that WAV and PCM never load lamejs. */
+/**
+ * The MP3 encoder of chunks (mp3-encode.ts), handed in so that WAV and PCM never load lamejs; with
+ * `pauses`, empty arrays between pieces of a chunk's work (SynthesisStream.chunks).
+ */
 export type Mp3Encoding = (
   pcm: Iterable<Int16Array>,
   sampleRate: number,
+  pauses: boolean,
 ) => Generator<Uint8Array, void, void>;
 
 /**
@@ -118,7 +122,8 @@ function streamOf(
       ...common,
       // Counted from the samples: the encoder's frames all have one size at the mock's 24 kHz.
       byteLength: mp3ByteLength(plan.totalSamples, sampleRate),
-      chunks: () => encodeMp3(pcmChunks(freshPlan(), chunkSamples), sampleRate),
+      chunks: (options) =>
+        encodeMp3(pcmChunks(freshPlan(), chunkSamples), sampleRate, options?.pauses === true),
     };
   }
   const header =

@@ -34,9 +34,10 @@ export { DEFAULT_CHUNK_MS, DEFAULT_SAMPLE_RATE } from './stream.js';
  * for (const chunk of stream.chunks()) response.write(chunk); // header first, then 100 ms per chunk
  */
 export function synthesize(request: SynthesisRequest, caches?: SynthesisCaches): SynthesisStream {
-  if (!caches) return synthesizeStream(request, caches, mp3Chunks);
-  // The spare encoders of `caches`: a stream's first frame does not wait for its encoder to be made.
-  return synthesizeStream(request, caches, (pcm, rate) => mp3Chunks(pcm, rate, MP3_KBPS, caches.mp3Spares));
+  // With `caches`, its spare encoders: a stream's first frame does not wait for its encoder to be made.
+  return synthesizeStream(request, caches, (pcm, rate, pauses) =>
+    mp3Chunks(pcm, rate, MP3_KBPS, caches?.mp3Spares, pauses),
+  );
 }
 
 /**

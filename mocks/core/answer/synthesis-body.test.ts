@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SynthesisStream } from '../../../audio/types.js';
 import type { ChunkSource } from './answer.js';
 import { FairTurns } from './fair-turns.js';
-import { completeChunks } from './synthesis-body.js';
+import { audioChunks, completeChunks } from './synthesis-body.js';
 
 /** A synthesis of `count` chunks of 10 bytes each, that says whether its generator was closed. */
 function fakeSynthesis(format: 'wav' | 'mp3', count: number, clock = { ms: 0 }, chunkMs = 0) {
@@ -100,4 +100,86 @@ describe('completeChunks: the chunks of a complete answer', () => {
       expect(seen.closed).toBe(true);
     },
   );
+});
+
+/**
+ * An mp3-like synthesis: `count` chunks of `pieces` pieces of work of 1 ms each on `clock`, with a
+ * pause (an empty array) between two pieces only when asked for, as mp3-encode.ts does; it notes in
+ * `order` when each chunk is whole, and what it was asked for.
+ */
+function longChunks(name: string, count: number, pieces: number, clock: { ms: number }, order: string[]) {
+  const asked: (boolean | undefined)[] = [];
+  const synthesis: SynthesisStream = {
+    format: 'mp3',
+    mediaType: 'audio/mpeg',
+    sampleRate: 24_000,
+    channels: 1,
+    bitDepth: 16,
+    durationSeconds: count / 10,
+    byteLength: count * 10,
+    *chunks(options) {
+      asked.push(options?.pauses);
+      for (let i = 0; i < count; i++) {
+        for (let piece = 0; piece < pieces; piece++) {
+          if (piece > 0 && options?.pauses) yield new Uint8Array(0);
+          clock.ms += 1;
+        }
+        order.push(name);
+        yield new Uint8Array(10).fill(i);
+      }
+    },
+  };
+  return { synthesis, asked };
+}
+
+describe('a long chunk’s work in pieces (mp3): others go on in the middle of it', () => {
+  const unpaced = { firstChunkDelayMs: 0, realtime: false, chunkMs: 100 };
+
+  it('a stream’s 5 ms chunk yields to another stream between its pieces, its bytes whole', async () => {
+    const { clock, turns } = observedTurns();
+    const order: string[] = [];
+    const deps = { turns, sleep: () => Promise.resolve() };
+    const long = longChunks('M', 3, 5, clock, order);
+    const short = longChunks('w', 12, 1, clock, order);
+    const [m, w] = await Promise.all([
+      drain(audioChunks(long.synthesis, unpaced, deps)),
+      drain(audioChunks(short.synthesis, unpaced, deps)),
+    ]);
+    // While M makes a chunk (5 ms of work), w's 1 ms chunks go on: w is not held up 5 ms at a time.
+    // Without pauses, M made each chunk in one go, w one chunk between two of M's: 'MwMwMwwwwwwwwww'.
+    expect(order.join('')).toMatch(/^w*M(w{2,}M){2}w*$/);
+    expect([m, w, long.asked]).toEqual([{ bytes: 30, chunks: 3 }, { bytes: 120, chunks: 12 }, [true]]);
+  });
+
+  it('a complete answer yields between the pieces too, and no pause reaches its reader', async () => {
+    const { clock, turns } = observedTurns();
+    const order: string[] = [];
+    const long = longChunks('M', 3, 5, clock, order);
+    const short = longChunks('w', 12, 1, clock, order);
+    const pulled: number[] = [];
+    const source = completeChunks(long.synthesis, 30, turns);
+    const reading = (async () => {
+      for (let chunk = await source.pull(); chunk; chunk = await source.pull()) pulled.push(chunk.byteLength);
+    })();
+    await Promise.all([reading, drain(completeChunks(short.synthesis, 120, turns))]);
+    expect(order.join('')).toMatch(/^w*M(w{2,}M){2}w*$/);
+    expect([pulled, long.asked]).toEqual([[10, 10, 10], [true]]);
+  });
+
+  it('a stream paced in real time asks for no pauses: its chunks are made at once after each wait', async () => {
+    const { clock, turns } = observedTurns();
+    const sleeps: number[] = [];
+    const deps = {
+      turns,
+      sleep: (ms: number) => {
+        sleeps.push(ms);
+        return Promise.resolve();
+      },
+    };
+    const long = longChunks('M', 3, 5, clock, []);
+    const paced = { firstChunkDelayMs: 0, realtime: true, chunkMs: 100 };
+    expect(await drain(audioChunks(long.synthesis, paced, deps))).toEqual({ bytes: 30, chunks: 3 });
+    // A wait before each pull but the first, the one that finds the end among them, as before.
+    expect([long.asked, sleeps]).toEqual([[false], [100, 100, 100]]);
+  });
 });

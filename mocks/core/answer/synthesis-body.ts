@@ -16,7 +16,9 @@ export interface Pacing {
  * when the reader asks for it); rendering stops when the reader cancels (the client went away). Each
  * chunk is made in this stream's fair turns (fair-turns.ts), the first before those of streams
  * already sounding, so that many streams at once take turns instead of each waiting for the ones
- * before it to end.
+ * before it to end. An unpaced stream asks its synthesis for pauses (an mp3 chunk is ~4–5 ms of
+ * encoding): its slice may end in the middle of a chunk, which is sent when it is whole. A stream
+ * paced in real time does not: each of its chunks is made at once after its wait, as before.
  *
  * @example
  * new StreamAnswer(200, audioChunks(synthesis, pacing, deps), { 'Content-Type': 'audio/wav' });
@@ -28,14 +30,13 @@ export function audioChunks(
   /** This stream's share of the turns, when its first turn was taken already (before its sizing). */
   begun?: Slice,
 ): ChunkSource {
-  const chunks = synthesis.chunks();
+  const chunks = synthesis.chunks({ pauses: !pacing.realtime });
   const slice = begun ?? deps.turns.slice();
   let first = true;
-  const next = (): Uint8Array | undefined => {
-    const step = chunks.next();
-    if (!step.done) return step.value;
-    slice.done();
-    return undefined;
+  const next = (): Uint8Array | undefined | Promise<Uint8Array | undefined> => {
+    const step = pausing(chunks, slice, next);
+    if (step === undefined) slice.done();
+    return step;
   };
   return {
     pull() {
@@ -70,14 +71,15 @@ export function completeChunks(
   byteLength: number,
   turns: FairTurns,
 ): ChunkSource {
-  const chunks = synthesis.chunks();
+  const chunks = synthesis.chunks({ pauses: true });
   const slice = turns.slice();
   let count = 0;
   let sent = 0;
   let cancelled = false;
-  const next = (): Uint8Array | undefined => {
-    const step = chunks.next();
-    if (step.done) {
+  const next = (): Uint8Array | undefined | Promise<Uint8Array | undefined> => {
+    const step = pausing(chunks, slice, next);
+    if (step instanceof Promise) return step;
+    if (step === undefined) {
       slice.done();
       if (sent < byteLength && !cancelled)
         throw new Error(
@@ -85,7 +87,7 @@ export function completeChunks(
         );
       return undefined;
     }
-    sent += step.value.byteLength;
+    sent += step.byteLength;
     if (sent > byteLength) {
       chunks.return();
       slice.done();
@@ -94,7 +96,7 @@ export function completeChunks(
       );
     }
     count += 1;
-    return step.value;
+    return step;
   };
   return {
     pull() {
@@ -127,8 +129,9 @@ export async function collectAudio(
   try {
     await slice.first();
     if (signal?.aborted) return undefined;
-    for (const chunk of synthesis.chunks()) {
-      parts.push(chunk);
+    for (const chunk of synthesis.chunks({ pauses: true })) {
+      // An empty chunk is a pause inside a chunk's work: only a chance to yield.
+      if (chunk.byteLength > 0) parts.push(chunk);
       const due = slice.due();
       if (!due) continue;
       await due;
@@ -138,4 +141,23 @@ export async function collectAudio(
     slice.done();
   }
   return concat(parts);
+}
+
+/**
+ * The next chunk of `chunks`, undefined at their end; a pause (an empty array, SynthesisStream.chunks)
+ * asks `slice` whether its time is over, and if it is, the rest is `resume()` once its next slice
+ * comes. So no empty array ever reaches the reader, and the chunks are those without pauses.
+ */
+function pausing(
+  chunks: Generator<Uint8Array, void, void>,
+  slice: Slice,
+  resume: () => Uint8Array | undefined | Promise<Uint8Array | undefined>,
+): Uint8Array | undefined | Promise<Uint8Array | undefined> {
+  for (;;) {
+    const step = chunks.next();
+    if (step.done) return undefined;
+    if (step.value.byteLength > 0) return step.value;
+    const due = slice.due();
+    if (due) return due.then(resume);
+  }
 }
