@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, expect, it, vi } from 'vitest';
 import { createMockService, type MockService } from '../core/service.js';
 import { startMockServer } from './server.js';
-import { warmNodePath } from './warm-up-request.js';
+import { ownConnectionOnly, warmNodePath } from './warm-up-request.js';
 
 const quiet = { logger: { error: () => {} } };
 const servers = () => process.getActiveResourcesInfo().filter((name) => name === 'TCPServerWrap').length;
@@ -73,5 +74,34 @@ describe('startMockServer(): the warm-up after listen leaves the real server as 
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('ownConnectionOnly(): the throwaway server answers its own connection, no one else', () => {
+  const request = (remotePort: number) => {
+    const destroy = vi.fn();
+    return { req: { socket: { remotePort, destroy } } as unknown as IncomingMessage, destroy };
+  };
+  const res = {} as ServerResponse;
+
+  it('hands the warm-up’s own request to the handler, and hangs up on any other', () => {
+    const handle = vi.fn();
+    const listener = ownConnectionOnly(handle, () => 50_001);
+    const own = request(50_001);
+    listener(own.req, res);
+    expect(handle).toHaveBeenCalledWith(own.req, res);
+    expect(own.destroy).not.toHaveBeenCalled();
+    const stranger = request(50_002);
+    listener(stranger.req, res);
+    expect(handle).toHaveBeenCalledTimes(1);
+    expect(stranger.destroy).toHaveBeenCalled();
+  });
+
+  it('hangs up on everyone before its own client has connected', () => {
+    const handle = vi.fn();
+    const early = request(50_003);
+    ownConnectionOnly(handle, () => undefined)(early.req, res);
+    expect(handle).not.toHaveBeenCalled();
+    expect(early.destroy).toHaveBeenCalled();
   });
 });

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import type { MockService } from '../core/service.js';
@@ -49,11 +49,10 @@ export async function warmNodePath(
     fallbackOrigin: 'http://127.0.0.1',
     bodyTimeoutMs: options.bodyTimeoutMs,
   });
-  const server = createServer({ noDelay: true }, (req, res) => {
-    // Only the warm-up's own connection is answered: anyone else who finds the port is hung up on.
-    if (ownPort === undefined || req.socket.remotePort !== ownPort) req.socket.destroy();
-    else handle(req, res);
-  });
+  const server = createServer(
+    { noDelay: true },
+    ownConnectionOnly(handle, () => ownPort),
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -73,6 +72,21 @@ export async function warmNodePath(
       server.closeAllConnections();
     });
   }
+}
+
+/**
+ * A request listener that answers only requests from the warm-up's own connection (its client's
+ * local port): anyone else who finds the throwaway server's port is hung up on, never answered.
+ */
+export function ownConnectionOnly(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  ownPort: () => number | undefined,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const port = ownPort();
+    if (port === undefined || req.socket.remotePort !== port) req.socket.destroy();
+    else handle(req, res);
+  };
 }
 
 /** Sends one stream request by hand (no HTTP client code to load) and hangs up after its first bytes. */
