@@ -121,8 +121,10 @@ export interface MockService {
    * Sends a short stream request nobody hears through a throwaway service with the same config and
    * audio engine, so the first real stream is as quick as the next (the Node server calls it once it
    * listens). Changes no state and no answer; only the engine's memos (`state.caches.engine`) fill.
+   * `through`, when given, is then handed the same throwaway service and the key it used: an adapter
+   * warms its own way with it (the Node server sends one request through its request handler).
    */
-  warm(): Promise<void>;
+  warm(through?: (spare: MockService, apiKey: string) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -347,12 +349,12 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     fetch: async (request) => asResponse(await answer(request)),
     answer,
     ready: readyPromise,
-    warm: () =>
-      warmUp(
-        createMockService({ config: options.config ?? {}, audio, logger: { error: () => {} } }),
-        config.keys[0]?.key,
-        config.maxTextLength,
-      ),
+    warm: async (through) => {
+      const spare = createMockService({ config: options.config ?? {}, audio, logger: { error: () => {} } });
+      const apiKey = config.keys[0]?.key;
+      await warmUp(spare, apiKey, config.maxTextLength);
+      if (through && apiKey !== undefined) await through(spare, apiKey);
+    },
     close: async () => {
       await deps.storage.close();
       await store.close();

@@ -10,6 +10,7 @@ import { probePort } from './port-probe.js';
 import { requestHandler } from './request-handler.js';
 import { resolveHost } from './resolve-host.js';
 import { StateDirError } from './state-dir-error.js';
+import { warmNodePath } from './warm-up-request.js';
 import { answerClientError } from './write-answer.js';
 
 /** How long a request body may stall before the server cuts it: see MockServerOptions.bodyTimeoutMs. */
@@ -190,8 +191,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const server = createServer({ noDelay: true }, handler);
   server.on('clientError', answerClientError);
   await listen(server, port, host, own);
-  // The audio engine warms in a later turn, so the first answer does not wait for it (readiness).
-  setImmediate(() => service.warm().catch(() => {}));
+  // The audio engine warms in a later turn, so the first answer does not wait for it (readiness);
+  // then this server's own way for a stream, through a throwaway server (warm-up-request.ts).
+  const warmedNode = (spare: MockService, apiKey: string) =>
+    warmNodePath(spare, apiKey, { cors: options.cors ?? true, bodyTimeoutMs });
+  setImmediate(() => service.warm(warmedNode).catch(() => {}));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
