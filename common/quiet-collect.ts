@@ -8,10 +8,13 @@ import { type V8Collect, v8Collector } from './v8-gc.js';
  * streams cut after their first bytes left the mock ~120 MB larger for good, while its live heap was
  * back at ~11 MB. V8 gives them back only in a collection that asks it to (`flavor: 'last-resort'`),
  * which it runs on its own only near its limit. So the process checks once a second: when it has been
- * quiet (under 2 % of a core) for two checks in a row and its heap has grown 16 MiB or more since the
- * last quiet check, it runs that collection once (~10–30 ms, nobody waits for it: nothing is being
- * served). During a load it never runs: the young generation keeps the size V8 chose for the load,
- * which spares 50 streams at once ~20 % of their work in scavenges (docs/performance.md).
+ * quiet (under 2 % of a core) for ten checks in a row and its heap has grown 16 MiB or more since the
+ * smallest quiet reading, it runs that collection once (~10–50 ms, nobody waits for it: nothing is
+ * being served). During a load it never runs: the young generation keeps the size V8 chose for the
+ * load, which spares 50 streams at once ~20 % of their work in scavenges. Ten seconds, not two: the
+ * collection shrinks the young generation to its least, and a load that comes back within seconds (a
+ * benchmark's next round, a test suite's next file) paid ~25 % more CPU per list request for it while
+ * V8 grew it again (docs/performance.md).
  */
 
 /** What the collector reads each check: CPU microseconds used so far, the heap's committed bytes, the clock. */
@@ -65,7 +68,7 @@ export function collectWhenQuiet(options: QuietCollectOptions = {}): QuietCollec
   const collector = (): V8Collect | null => (options.collect === undefined ? v8Collector() : options.collect);
   const read = options.readings ?? processReadings;
   const busyShare = options.busyShare ?? 0.02;
-  const quietChecks = options.quietChecks ?? 2;
+  const quietChecks = options.quietChecks ?? 10;
   const grownBytes = options.grownBytes ?? 16 * 1024 * 1024;
   let lastCpu = read.cpuMicros();
   let lastAt = read.nowMs();

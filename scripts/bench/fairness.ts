@@ -250,13 +250,13 @@ export interface AbortedRow {
  * first bytes (issue 25: memory returns to its baseline): the mock's RSS at rest before, at its peak,
  * and `settleMs` after; beside it, what a bare node:http server keeps after the same cuts (Node's own
  * sockets and buffers, which no server of ours can give back sooner). The mock gives its heap back
- * after two quiet seconds (common/quiet-collect.ts), so the wait is 5 s.
+ * after ten quiet seconds (common/quiet-collect.ts), so the wait is 12 s.
  */
 export async function abortedStreams(
   streams: number,
   characters: number,
-  /** How long at rest before the baseline, and after the last cut (5 s; shorter for a smoke run, which judges nothing). */
-  settleMs = 5000,
+  /** How long at rest before the baseline, and after the last cut (12 s; shorter for a smoke run, which judges nothing). */
+  settleMs = 12_000,
 ): Promise<AbortedRow> {
   const settle = () => new Promise((resolve) => setTimeout(resolve, settleMs));
   const mock = await spawnMock();

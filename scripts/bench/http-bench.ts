@@ -345,10 +345,10 @@ export async function uploads(count: number, hugeBytes: number) {
 
 /**
  * `streams` concurrent streaming syntheses: do all complete, and does memory come back? RSS at rest
- * (5 s after a warm stream) and 5 s after: `voice-kit mock` gives its heap back after two quiet
+ * (12 s after a warm stream) and 12 s after: `voice-kit mock` gives its heap back after ten quiet
  * seconds (common/quiet-collect.ts).
  */
-export async function concurrency(streams: number, settleMs = 5000) {
+export async function concurrency(streams: number, settleMs = 12_000) {
   const settle = () => new Promise((resolve) => setTimeout(resolve, settleMs));
   const mock = await spawnMock();
   try {

@@ -244,7 +244,7 @@ if (want('fairness')) {
       met: r.listP99Ms <= 50,
     });
   }
-  const cut = await abortedStreams(smoke ? 20 : 1000, smoke ? 300 : 2000, smoke ? 200 : 5000);
+  const cut = await abortedStreams(smoke ? 20 : 1000, smoke ? 300 : 2000, smoke ? 200 : 12_000);
   results.fairnessAborted = cut;
   log(
     `${cut.streams} WAV streams of ${cut.characters.toLocaleString('en')} characters at once, each cut after its first bytes (${cut.sounded} had them): RSS baseline ${fmt(cut.baselineMiB)} MiB, peak ${fmt(cut.peakMiB)} MiB, ${cut.settleMs / 1000} s after ${fmt(cut.afterMiB)} MiB (${fmt(cut.growthAfterMB)} MB over baseline; a bare node:http server after the same cuts: ${fmt(cut.bareGrowthAfterMB)} MB)`,
@@ -386,11 +386,11 @@ if (want('upload')) {
 
 if (want('concurrency')) {
   sectionStart = cpuTimes();
-  const c = await concurrency(smoke ? 20 : 200, smoke ? 200 : 5000);
+  const c = await concurrency(smoke ? 20 : 200, smoke ? 200 : 12_000);
   results.concurrency = c;
   log('\n## Concurrency');
   log(
-    `${c.completed}/${c.streams} streams completed (identical sizes: ${c.identicalSizes}); RSS baseline ${fmt(c.baselineMiB)} MiB, peak ${fmt(c.peakMiB)} MiB, 5 s after ${fmt(c.afterMiB)} MiB (${fmt(c.growthAfterMB)} MB over baseline)`,
+    `${c.completed}/${c.streams} streams completed (identical sizes: ${c.identicalSizes}); RSS baseline ${fmt(c.baselineMiB)} MiB, peak ${fmt(c.peakMiB)} MiB, 12 s after ${fmt(c.afterMiB)} MiB (${fmt(c.growthAfterMB)} MB over baseline)`,
   );
   targets.push({
     target: `concurrency: ${c.streams} streams complete, memory within 20 MB of baseline`,
