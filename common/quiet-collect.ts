@@ -9,7 +9,7 @@ import { type V8Collect, v8Collector } from './v8-gc.js';
  * back at ~11 MB. V8 gives them back only in a collection that asks it to (`flavor: 'last-resort'`),
  * which it runs on its own only near its limit. So the process checks once a second: when it has been
  * quiet (under 2 % of a core) for ten checks in a row and its heap has grown 16 MiB or more since the
- * smallest quiet reading, it runs that collection once (~10–50 ms, nobody waits for it: nothing is
+ * smallest quiet reading, it runs that collection once (~20–80 ms, nobody waits for it: nothing is
  * being served). During a load it never runs: the young generation keeps the size V8 chose for the
  * load, which spares 50 streams at once ~20 % of their work in scavenges. Ten seconds, not two: the
  * collection shrinks the young generation to its least, and a load that comes back within seconds (a
