@@ -49,6 +49,17 @@ function facts(
 
 const refused = (code: number) => ({ error_code: code, error_message: 'no', succeed: false, data: null });
 const ok = (data: unknown) => ({ error_code: 0, error_message: '', succeed: true, data });
+
+/** The recorder sees each voice saved, in this order, by the default key. */
+function saveAll(r: ReturnType<typeof createProfileRecorder>, ids: readonly string[]): void {
+  for (const id of ids)
+    r.see(
+      facts('saveVoice', 'POST', '/v1/voice/save', 200, {
+        json: { voice_id: id, ref_audio: 'k' },
+        answer: ok({}),
+      }),
+    );
+}
 const audio = (mime: string, extra: Record<string, string> = {}) => ({ 'content-type': mime, ...extra });
 
 describe('the profile recorder without hints (the proxy)', () => {
@@ -143,13 +154,7 @@ describe('the profile recorder without hints (the proxy)', () => {
 
   it('reads the list order from voices saved in a known order, newest first', () => {
     const r = createProfileRecorder();
-    for (const id of ['a', 'b', 'c'])
-      r.see(
-        facts('saveVoice', 'POST', '/v1/voice/save', 200, {
-          json: { voice_id: id, ref_audio: 'k' },
-          answer: ok({}),
-        }),
-      );
+    saveAll(r, ['a', 'b', 'c']);
     const list = (ids: string[], key = 'k1') =>
       facts('listVoices', 'GET', '/v1/voice/list', 200, {
         key,
@@ -163,13 +168,7 @@ describe('the profile recorder without hints (the proxy)', () => {
 
   it('reads the order from voices of different seconds when ties within a second are broken otherwise', () => {
     const r = createProfileRecorder();
-    for (const id of ['a', 'b', 'c'])
-      r.see(
-        facts('saveVoice', 'POST', '/v1/voice/save', 200, {
-          json: { voice_id: id, ref_audio: 'k' },
-          answer: ok({}),
-        }),
-      );
+    saveAll(r, ['a', 'b', 'c']);
     // Newest first by created_at; a and b were saved in the same second and come by id, a first.
     const voices = [
       { voice_id: 'c', created_at: 101 },
@@ -182,13 +181,7 @@ describe('the profile recorder without hints (the proxy)', () => {
 
   it('puts a point answered two ways into unsettled, never into points', () => {
     const r = createProfileRecorder();
-    for (const id of ['a', 'b'])
-      r.see(
-        facts('saveVoice', 'POST', '/v1/voice/save', 200, {
-          json: { voice_id: id, ref_audio: 'k' },
-          answer: ok({}),
-        }),
-      );
+    saveAll(r, ['a', 'b']);
     const list = (ids: string[]) =>
       facts('listVoices', 'GET', '/v1/voice/list', 200, {
         answer: ok({ list: ids.map((voice_id) => ({ voice_id })) }),
