@@ -12,6 +12,9 @@ describe('warmNodePath(): a stream through the Node adapter, on a throwaway serv
     const spare = createMockService(quiet);
     const before = servers();
     await warmNodePath(spare, 'mock-key', { cors: true, bodyTimeoutMs: 1_000 });
+    // The writer learns of the hang-up in a later turn than close() returns in: its timing lands then.
+    const timed = () => spare.state.requests.list().every((entry) => entry.stream !== null);
+    for (let i = 0; i < 100 && !timed(); i++) await new Promise((r) => setTimeout(r, 10));
     const streamed = spare.state.requests.list();
     expect(streamed.length).toBeGreaterThanOrEqual(1);
     for (const entry of streamed) {
