@@ -93,8 +93,14 @@ export function shortened(text: string, max: number): string {
   return `${ownCopy(text.slice(0, max - 1))}…`;
 }
 
-/** A string that shares no memory with the one it was cut from (V8 keeps a slice's parent alive). */
-const ownCopy = (text: string): string => Array.from(text).join('');
+/**
+ * A string that shares no memory with the one it was cut from (V8 keeps a slice's parent alive).
+ * Through JSON and back: two native passes that make a string of its own, exact to the last code
+ * unit (a surrogate cut in half comes back as it was). `Array.from(text).join('')`, as this once was,
+ * made one string per character: 4,096 characters cost ~75 µs against ~8, a tenth of a 5,000-character
+ * stream's first byte.
+ */
+export const ownCopy = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
 
 /** Cuts a text to `max` characters, saying so; the cut text is a copy of its own. */
 export function keptText(text: string, max = journalBodyMaxChars): KeptText {

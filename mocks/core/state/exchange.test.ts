@@ -1,0 +1,38 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { keptText, ownCopy, shortened } from './exchange.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** JS heap after two full GCs, MB. */
+function heapMB(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 1e6;
+}
+
+describe('what the journal keeps of a long text', () => {
+  it('copies exactly, a surrogate cut in half and characters beyond ASCII included', () => {
+    const text = 'café 😀 "quoted" \\ back\nslash \u0000 end';
+    for (let cut = 0; cut <= text.length; cut++) expect(ownCopy(text.slice(0, cut))).toBe(text.slice(0, cut));
+    const lone = 'ab\ud800cd';
+    expect(ownCopy(lone)).toBe(lone);
+    expect(keptText('x😀y', 2)).toEqual({ text: 'x\ud83d', chars: 4, truncated: true });
+    expect(shortened('abcdef', 4)).toBe('abc…');
+  });
+
+  it('keeps cuts of 200 different 1 MB texts without keeping the texts (≤ 40 MB, not ~200)', () => {
+    const before = heapMB();
+    const cuts: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      // A new 1 MB string each time (made, not a literal), cut to the journal's 4,096 characters.
+      const text = `${i} ${'speech '.repeat(150_000)}`;
+      cuts.push(keptText(text).text, shortened(text, 1024));
+    }
+    const grown = heapMB() - before;
+    expect(cuts).toHaveLength(400);
+    expect(grown).toBeLessThan(40);
+  });
+});
