@@ -6,14 +6,18 @@ import type { CoreRequest } from '../context.js';
  * apostrophe, a letter beyond ASCII). Its passes must be long: the parse and the size count of a text
  * are loops per character, which V8 compiles to optimized code only after some thousands of rounds. One
  * pass of 600 characters (as this once was) left them cold: a fresh mock's first 5,000-character stream
- * spent ~6 ms of its ~9 ms first byte in them.
+ * spent ~6 ms of its ~9 ms first byte in them. Six passes of ~2,000 characters still left a fresh mock
+ * ~2 ms behind a warm one; sixteen of 5,000 (as long as the texts clients send, cut to the config's
+ * limit) halved that gap, for ~100 ms of warm-up after readiness (docs/performance.md).
  */
 const words =
   "Hello, this warms the voice up: 12 words or so, said again. Is it ready? Yes! It's a well-known café. ".repeat(
-    20,
+    50,
   );
+/** The longest pass: a long text is what the per-character loops must have seen many times. */
+const passChars = 5000;
 /** Each pass says a text of its own (its number in front), so none is answered from the plan memo. */
-export const warmUpPasses = 6;
+export const warmUpPasses = 16;
 /** The first pass's length: what the one pass of old said, so the first answer waits no longer. */
 const firstPassChars = 600;
 /** Only the first chunks of each pass are rendered: the code is compiled by then, and more is only work. */
@@ -48,7 +52,7 @@ export async function warmUp(
   for (let pass = 1; pass <= warmUpPasses; pass++) {
     // The first pass is short: everything it meets is compiled for the first time, and a readiness
     // probe that arrives meanwhile waits for it. No pass is longer than the config lets a text be.
-    const text = `${pass}. ${pass === 1 ? words.slice(0, firstPassChars) : words}`;
+    const text = `${pass}. ${words.slice(0, pass === 1 ? firstPassChars : passChars)}`;
     await warmPass(spare, apiKey, text.slice(0, maxTextLength));
     // A macrotask between passes: whatever came meanwhile is answered before the next pass starts.
     await new Promise((resolve) => setTimeout(resolve, 0));
