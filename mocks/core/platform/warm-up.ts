@@ -2,18 +2,9 @@ import type { StreamAnswer } from '../answer/answer.js';
 import type { CoreRequest } from '../context.js';
 
 /**
- * What the warm-up says: sentences of the kind texts have (words, commas, full stops, a number, an
- * apostrophe, a letter beyond ASCII). Its passes must be long: the parse and the size count of a text
- * are loops per character, which V8 compiles to optimized code only after some thousands of rounds. One
- * pass of 600 characters (as this once was) left them cold: a fresh mock's first 5,000-character stream
- * spent ~6 ms of its ~9 ms first byte in them. Six passes of ~2,000 characters still left a fresh mock
- * ~2 ms behind a warm one; sixteen of 5,000 (as long as the texts clients send, cut to the config's
- * limit) halved that gap, for ~100 ms of warm-up after readiness (docs/performance.md).
- */
-/**
  * A paragraph of varied prose first (clusters, digits, symbols, names: ~70 different words), so each
  * pass does not only say the one sentence below: the first stream of plain prose (~420 different
- * words, 5,000 characters) took 8.5–13.6 ms in process to its first chunk after the warm-up without
+ * words, 5,000 characters) took 7.1–13.6 ms in process to its first chunk after the warm-up without
  * it, 5.2–13.3 (median ~7.7 against ~11.9) with it. Each word is spelled out once and then kept.
  */
 const prose =
@@ -22,6 +13,15 @@ const prose =
   'Strengths, rhythms and glimpses: the scrawny knight sketched six crisp shapes, then whispered "enough". ' +
   'Would you like fries with that? Exactly! Our newest employee, Dr. Xavier Juarez, joined on March 5th. ' +
   'Bright yellow kayaks drifted through fjords while psychologists measured queue lengths at 7:45 p.m. ';
+/**
+ * What the warm-up says: sentences of the kind texts have (words, commas, full stops, a number, an
+ * apostrophe, a letter beyond ASCII). Its passes must be long: the parse and the size count of a text
+ * are loops per character, which V8 compiles to optimized code only after some thousands of rounds. One
+ * pass of 600 characters (as this once was) left them cold: a fresh mock's first 5,000-character stream
+ * spent ~6 ms of its ~9 ms first byte in them. Six passes of ~2,000 characters still left a fresh mock
+ * ~2 ms behind a warm one; sixteen of 5,000 (as long as the texts clients send, cut to the config's
+ * limit) halved that gap, for ~100 ms of warm-up after readiness (docs/performance.md).
+ */
 const words =
   prose +
   "Hello, this warms the voice up: 12 words or so, said again. Is it ready? Yes! It's a well-known café. ".repeat(
@@ -31,7 +31,7 @@ const words =
 const passChars = 5000;
 /** Each pass says a text of its own (its number in front), so none is answered from the plan memo. */
 export const warmUpPasses = 16;
-/** The first pass's length: what the one pass of old said, so the first answer waits no longer. */
+/** The first pass's length: what the one pass of old said, so the first answer waits about as long. */
 const firstPassChars = 600;
 /** Only the first chunks of each pass are rendered: the code is compiled by then, and more is only work. */
 const chunksRendered = 8;
