@@ -118,11 +118,12 @@ export interface MockService {
   /** Resolves once the service is ready to answer (its `populate` option done); rejects if that failed. */
   readonly ready: Promise<void>;
   /**
-   * Sends a short stream request nobody hears through a throwaway service with the same config and
-   * audio engine, so the first real stream is as quick as the next (the Node server calls it once it
-   * listens). Changes no state and no answer; only the engine's memos (`state.caches.engine`) fill.
-   * `through`, when given, is then handed the same throwaway service and the key it used: an adapter
-   * warms its own way with it (the Node server sends one request through its request handler).
+   * Sends stream requests nobody hears (warm-up.ts: sixteen texts, a macrotask between two) through a
+   * throwaway service with the same config and audio engine, so the first real stream is nearly as
+   * quick as the next (the Node server calls it once it listens). Changes no state and no answer; only
+   * the engine's memos (`state.caches.engine`) fill. `through`, when given, is then handed the same
+   * throwaway service and the key it used: an adapter warms its own way with it (the Node server sends
+   * three requests through its request handler, warm-up-request.ts).
    */
   warm(through?: (spare: MockService, apiKey: string) => Promise<void>): Promise<void>;
   close(): Promise<void>;
