@@ -99,6 +99,14 @@ export interface SyllablePitch {
   readonly end: number;
 }
 
+/** A SyllablePitch of a class of its own, for the reason PitchContour is one (segment-timeline.ts). */
+class SyllablePitchOf implements SyllablePitch {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+  ) {}
+}
+
 /**
  * The pitch contour of syllable `index` of a phrase of `count` syllables ending with `ending`:
  * declination from high to low, accented syllables peak then fall, and the last syllables fall for a
@@ -130,5 +138,5 @@ export function phrasePitch(
     start = Math.max(start, base * (1 + (ending === 'exclamation' ? 0.2 : 0.05) * range));
     end = base * (1 - 0.16 * range);
   }
-  return { start, end };
+  return new SyllablePitchOf(start, end);
 }

@@ -18,6 +18,21 @@ export interface BuilderOptions {
 
 const silentNoise: Noise = { frequency: 4000, bandwidth: 3000, level: 0 };
 
+/**
+ * The pitch movement of the syllable being built: f0 at its start and end, its duration, and the time
+ * written of it so far. A class, not an object literal: a literal's hidden class is shared with every
+ * other literal of the process that starts with the same keys (`{ start, stop }` of the Node server's
+ * body timer did), and when one of those stores another kind of value, V8 throws away the compiled
+ * planner that read `start` as a number: a fresh mock's warm-up was undone by its own first request
+ * body.
+ */
+class PitchContour {
+  start = 0;
+  end = 0;
+  duration = 1;
+  elapsed = 0;
+}
+
 /** Accumulates segments, or in a counting pass only their samples. */
 export class SegmentTimeline {
   readonly segments: Segment[] = [];
@@ -31,8 +46,8 @@ export class SegmentTimeline {
   countOnly = false;
   protected current: Point;
   protected noise: Noise = silentNoise;
-  /** Pitch contour of the syllable being built: f0 at its start and end, and its duration. */
-  protected contour = { start: 0, end: 0, duration: 1, elapsed: 0 };
+  /** Pitch contour of the syllable being built, moved on by `pitch()`. */
+  protected readonly contour = new PitchContour();
 
   constructor(
     protected readonly options: BuilderOptions,
@@ -81,7 +96,11 @@ export class SegmentTimeline {
 
   /** Starts a syllable-long pitch movement from `start` to `end` Hz over `duration` seconds. */
   pitch(start: number, end: number, duration: number): void {
-    this.contour = { start, end, duration: Math.max(duration, 1e-3), elapsed: 0 };
+    const c = this.contour;
+    c.start = start;
+    c.end = end;
+    c.duration = Math.max(duration, 1e-3);
+    c.elapsed = 0;
   }
 
   /** Silence: everything fades within 25 ms, then holds at zero. */
