@@ -9,9 +9,14 @@ import { createRng, mixSeeds, type Rng } from './rng.js';
 import type { SegmentBuilder } from './segment-builder.js';
 import type { BreakKind, Syllable, TagKind, Token } from './vocabulary.js';
 
-/** The tokens up to a break, and the break. */
+/**
+ * The tokens up to a break (`tokens[start]` to `tokens[end - 1]`, the break itself not among them), the
+ * break, and how many syllables its words have. A range of the parse's tokens, not a copy of them.
+ */
 export interface Phrase {
-  readonly items: readonly Token[];
+  readonly tokens: readonly Token[];
+  readonly start: number;
+  readonly end: number;
   readonly ending: BreakKind;
   readonly syllables: number;
 }
@@ -19,19 +24,20 @@ export interface Phrase {
 /** Splits tokens into phrases at their breaks; the last phrase ends as a statement. */
 export function toPhrases(tokens: readonly Token[]): Phrase[] {
   const phrases: Phrase[] = [];
-  let items: Token[] = [];
+  let start = 0;
   let syllables = 0;
-  for (const token of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
     if (token.kind === 'break') {
-      phrases.push({ items, ending: token.strength, syllables });
-      items = [];
+      phrases.push({ tokens, start, end: i, ending: token.strength, syllables });
+      start = i + 1;
       syllables = 0;
-    } else {
-      items.push(token);
-      if (token.kind === 'word') syllables += token.syllables.length;
+    } else if (token.kind === 'word') {
+      syllables += token.syllables.length;
     }
   }
-  if (items.length > 0) phrases.push({ items, ending: 'statement', syllables });
+  if (start < tokens.length)
+    phrases.push({ tokens, start, end: tokens.length, ending: 'statement', syllables });
   return phrases;
 }
 
@@ -53,7 +59,9 @@ export interface PhraseContext {
 export function speakPhrase(phrase: Phrase, ctx: PhraseContext): void {
   let index = 0;
   let previousWasWord = false;
-  for (const item of phrase.items) {
+  const { tokens, end } = phrase;
+  for (let t = phrase.start; t < end; t++) {
+    const item = tokens[t] as Token;
     if (item.kind === 'tag') {
       ctx.tagSeed = mixSeeds(ctx.tagSeed, 0x7a9);
       playTag(item.tag, ctx);

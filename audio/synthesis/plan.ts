@@ -52,7 +52,18 @@ function prepare(request: SynthesisRequest, sampleRate: number, caches: Synthesi
     hashString(languageName(request.language)),
   );
   const tempo = effectiveRate(request.speed) * style.tempo * rhythm.tempo;
-  return { parsed, request, sampleRate, seed, style, rhythm, tempo, pitch: voice.pitchHz * style.pitchScale };
+  const pitch = voice.pitchHz * style.pitchScale;
+  return {
+    parsed,
+    phrases: toPhrases(parsed.tokens),
+    request,
+    sampleRate,
+    seed,
+    style,
+    rhythm,
+    tempo,
+    pitch,
+  };
 }
 
 function builderFor({ request: { voice }, sampleRate, style, pitch }: PreparedUtterance): SegmentBuilder {
@@ -77,7 +88,7 @@ function hasContent(tokens: readonly Token[]): boolean {
 
 /** Speaks the utterance into `builder`, pausing after each phrase; every run makes the same calls. */
 function* speak(prepared: PreparedUtterance, builder: SegmentBuilder): Generator<void, void, void> {
-  const { parsed, request, seed, style, rhythm, tempo, pitch } = prepared;
+  const { parsed, phrases, request, seed, style, rhythm, tempo, pitch } = prepared;
   const { voice } = request;
   if (!hasContent(parsed.tokens)) {
     builder.gap(emptySeconds);
@@ -97,7 +108,7 @@ function* speak(prepared: PreparedUtterance, builder: SegmentBuilder): Generator
     tagSeed: seed,
   };
   builder.gap(leadSeconds);
-  for (const phrase of toPhrases(parsed.tokens)) {
+  for (const phrase of phrases) {
     speakPhrase(phrase, context);
     builder.gap(breakSeconds[phrase.ending] * context.pauseScale * rng.range(0.9, 1.1));
     if (phrase.ending !== 'minor') builder.whisper = false;

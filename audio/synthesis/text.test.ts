@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashCodeUnit, hashString } from './rng.js';
 import { parseText } from './text.js';
@@ -44,12 +45,13 @@ describe('parseText', () => {
 });
 
 describe('parseText spoken', () => {
+  const slow = (text: string) =>
+    text
+      .replace(/\[([^[\]]*)\]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+
   it('collapses and trims whitespace exactly as \\s and trim() do, for every code unit', () => {
-    const slow = (text: string) =>
-      text
-        .replace(/\[([^[\]]*)\]/g, ' ')
-        .replace(/\s+/g, ' ')
-        .trim();
     for (let code = 0; code <= 0xffff; code++) {
       const c = String.fromCharCode(code);
       for (const text of [`a${c}b`, `${c}a`, `a${c}`, `a ${c}b`]) {
@@ -60,6 +62,16 @@ describe('parseText spoken', () => {
     for (const text of ['', ' ', 'a  b', ' a', 'a ', '[x]a', 'a[x]', 'a [x] b', '[[x]]']) {
       expect(parseText(text).spoken).toBe(slow(text));
     }
+  });
+
+  it('collapses runs anywhere in a text as the regular expressions do (seeded, 2,000 texts)', () => {
+    // Letters, plain spaces, other whitespace and brackets, so runs of every kind meet every position.
+    const unit = fc.constantFrom('a', 'b', ' ', ' ', '\t', '\n', '\u00a0', '\u3000', '\ufeff', '[', ']', '.');
+    const text = fc.array(unit, { maxLength: 40 }).map((units) => units.join(''));
+    fc.assert(
+      fc.property(text, (t) => parseText(t).spoken === slow(t)),
+      { seed: 25, numRuns: 2000 },
+    );
   });
 });
 

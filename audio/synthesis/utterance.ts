@@ -4,6 +4,7 @@
  */
 
 import type { SynthesisRequest, VoiceProfile } from '../types.js';
+import type { Phrase } from './plan-phrase.js';
 import type { EmotionStyle, LanguageRhythm } from './prosody.js';
 import type { Segment } from './segment.js';
 import type { ParsedText } from './vocabulary.js';
@@ -29,6 +30,8 @@ export interface UtterancePlan {
 /** A request with its text parsed and its voice, emotion and language worked out, ready to plan. */
 export interface PreparedUtterance {
   readonly parsed: ParsedText;
+  /** The parse's tokens split at their breaks, once for the counting pass and the plan alike. */
+  readonly phrases: readonly Phrase[];
   readonly request: SynthesisRequest;
   readonly sampleRate: number;
   readonly seed: number;

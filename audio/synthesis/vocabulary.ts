@@ -40,8 +40,14 @@ export type BreakKind = 'minor' | 'statement' | 'exclamation' | 'question';
 /** Expression tags that shape the sound; every other `[tag]` is dropped silently. */
 export type TagKind = 'laugh' | 'sigh' | 'breath' | 'pause' | 'long-pause' | 'whisper';
 
+/** A word's token; equal words of a text (and of texts sharing a `SynthesisCaches`) share one. */
+export interface WordToken {
+  readonly kind: 'word';
+  readonly syllables: readonly Syllable[];
+}
+
 export type Token =
-  | { readonly kind: 'word'; readonly syllables: readonly Syllable[] }
+  | WordToken
   | { readonly kind: 'break'; readonly strength: BreakKind }
   | { readonly kind: 'tag'; readonly tag: TagKind };
 
