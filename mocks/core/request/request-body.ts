@@ -134,8 +134,23 @@ export async function readAtMost(
  */
 export const maxJsonDepth = 32;
 
+/**
+ * Whether `text` holds more than `max` opening brackets (`{` and `[`, in strings or not), found by
+ * `indexOf`: a text with fewer cannot nest deeper than `max`. A synthesis body has one, and its 5,000
+ * characters are told so in ~0.1 µs, where the character scan below takes ~11 µs.
+ */
+function moreOpeningsThan(text: string, max: number): boolean {
+  let openings = 0;
+  for (const open of ['{', '[']) {
+    for (let i = text.indexOf(open); i !== -1; i = text.indexOf(open, i + 1))
+      if (++openings > max) return true;
+  }
+  return false;
+}
+
 /** Whether JSON text nests objects and arrays deeper than `max` (a scan of the text: no parse, no recursion). */
 export function nestsDeeperThan(text: string, max: number): boolean {
+  if (!moreOpeningsThan(text, max)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
