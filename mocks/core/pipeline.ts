@@ -184,7 +184,7 @@ class Flow implements OperationContext {
     const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;
     const waits = late && latencyMs > 0 && !streamed;
     if (!waits) return afterDrain(request, handled);
-    return drain(request.body)
+    return Promise.resolve(afterDrain(request, handled))
       .then(() => this.deps.sleep(latencyMs))
       .then(() => handled);
   }
@@ -192,9 +192,10 @@ class Flow implements OperationContext {
 
 const noQuery: Readonly<Record<string, string>> = Object.freeze({});
 
-/** The answer once the request body is drained; at once when there is none (most GETs). */
+/** The answer once the request body is drained; at once when there is none (most GETs) or it was read whole. */
 function afterDrain(request: CoreRequest, handled: Handled): Soon<Handled> {
-  return request.body === null ? handled : drain(request.body).then(() => handled);
+  if (request.bodyBytes !== undefined || request.body === null) return handled;
+  return drain(request.body).then(() => handled);
 }
 
 const decoder = new TextDecoder();

@@ -218,14 +218,34 @@ export function toRequest(
 }
 
 /** A web stream of one buffer, the whole of a small body already read. */
-function wholeBody(bytes: Buffer): ReadableStream<Uint8Array> {
+function wholeBody(bytes: Uint8Array): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      if (bytes.byteLength > 0)
-        controller.enqueue(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      if (bytes.byteLength > 0) controller.enqueue(bytes);
       controller.close();
     },
   });
+}
+
+/**
+ * A request whose small body is read whole: the core takes `bodyBytes`, and the web stream `body` is
+ * made only for a reader that asks for one (making it and reading it cost ~0.15 ms per request).
+ */
+class ReadBodyRequest implements CoreRequest {
+  #body: ReadableStream<Uint8Array> | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly headers: NodeHeaders,
+    readonly bodyBytes: Uint8Array,
+    readonly signal: AbortSignal,
+  ) {}
+
+  get body(): ReadableStream<Uint8Array> {
+    this.#body ??= wholeBody(this.bodyBytes);
+    return this.#body;
+  }
 }
 
 /**
@@ -249,6 +269,8 @@ async function toBodyRequest(
   const length = rawHeader(raw, 'content-length');
   const declared = length === null ? Number.NaN : Number(length);
   const small = rawHeader(raw, 'transfer-encoding') === null && declared >= 0 && declared <= smallBodyBytes;
-  const body = small ? wholeBody(await readSmallBody(req, stallMs)) : bodyStream(req, stallMs);
-  return { method, url, headers: new NodeHeaders(raw), body, signal };
+  if (!small) return { method, url, headers: new NodeHeaders(raw), body: bodyStream(req, stallMs), signal };
+  const read = await readSmallBody(req, stallMs);
+  const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+  return new ReadBodyRequest(method, url, new NodeHeaders(raw), bytes, signal);
 }

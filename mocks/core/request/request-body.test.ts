@@ -146,3 +146,47 @@ describe('logging never costs an answer', () => {
     expect(entry.body).toBe('{"generate_text":"hi","voice_id":"narrator"}');
   });
 });
+
+describe('a body the adapter read whole (CoreRequest.bodyBytes)', () => {
+  /** A request as the Node server hands in a small body: its bytes, and a `body` stream counted when asked for. */
+  const readWhole = (json: string, headers: Record<string, string> = key) => {
+    const asked = { streams: 0 };
+    const bytes = new TextEncoder().encode(json);
+    const request = {
+      method: 'POST',
+      url: 'http://mock.test/v1/text-to-speech/stream',
+      headers: new Headers(headers),
+      bodyBytes: bytes,
+      signal: new AbortController().signal,
+      get body() {
+        asked.streams++;
+        return new Response(bytes).body;
+      },
+    };
+    return { request, asked };
+  };
+
+  it('is answered from its bytes: the stream is never made', async () => {
+    const service = createMockService(quiet);
+    const { request, asked } = readWhole('{"generate_text":"Hello from bytes."}');
+    const answer = await service.answer(request);
+    expect(answer.status).toBe(200);
+    expect(asked.streams).toBe(0);
+    expect(service.state.requests.list().at(-1)?.body).toBe('{"generate_text":"Hello from bytes."}');
+  });
+
+  it('is refused as a streamed body is: malformed JSON, past the cap, another Content-Type', async () => {
+    const service = createMockService({ ...quiet, config: { maxTextLength: 5 } });
+    const status = async (json: string, headers?: Record<string, string>) =>
+      (await service.answer(readWhole(json, headers).request)).status;
+    expect(await status('{"generate_text":')).toBe(400);
+    expect(await status(`{"generate_text":"${'a'.repeat(jsonBodyCap(5))}"}`)).toBe(400);
+    expect(await status('{"generate_text":"hi"}', { ...key, 'Content-Type': 'text/plain' })).toBe(400);
+    const messages = service.state.requests.list().filter((e) => e.path.startsWith('/v1/text-to-speech'));
+    expect(messages.map((e) => e.errorMessage)).toEqual([
+      expect.stringMatching(/^request body is not valid JSON/),
+      `request body is larger than ${jsonBodyCap(5)} bytes`,
+      'Content-Type must be application/json, got "text/plain"',
+    ]);
+  });
+});

@@ -80,8 +80,13 @@ export const mediaType = (contentType: string | null): string =>
 export async function readJsonBody(request: CoreRequest, cap: number): Promise<unknown> {
   const type = mediaType(request.headers.get('content-type'));
   if (type !== 'application/json') {
-    await drain(request.body);
+    if (!request.bodyBytes) await drain(request.body);
     return fail('invalidRequest', `Content-Type must be application/json, got ${quoted(type || 'none')}`);
+  }
+  const { bodyBytes } = request;
+  if (bodyBytes) {
+    if (bodyBytes.byteLength > cap) return fail('invalidRequest', `request body is larger than ${cap} bytes`);
+    return parseJson([bodyBytes], bodyBytes.byteLength);
   }
   if (!request.body) return fail('invalidRequest', 'request body is empty; expected a JSON object');
   if (Number(request.headers.get('content-length')) > cap) {
@@ -167,9 +172,11 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
+/** UTF-8, refusing malformed bytes; used in one synchronous pass per body, which leaves it reset. */
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
 function parseJson(parts: Uint8Array[], size: number): unknown | Failure {
   if (size === 0) return fail('invalidRequest', 'request body is empty; expected a JSON object');
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   let text: string;
   try {
     text = parts.map((part) => decoder.decode(part, { stream: true })).join('') + decoder.decode();
