@@ -9,6 +9,8 @@
  * reaches storage, against one chunk here; busboy needs node:stream.
  */
 
+import { letGo } from './request-body.js';
+
 /** What a part's head says that a form reader needs. */
 export interface PartHead {
   /** The form field name (`name=` of Content-Disposition). */
@@ -240,6 +242,7 @@ export async function readMultipart(
   }
 
   const reader = body.getReader();
+  let ended = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -248,8 +251,10 @@ export async function readMultipart(
       // The carried bytes are short (part of a boundary or a head) except while a head is read.
       carry = await consume(join(carry, value));
     }
+    ended = true;
   } finally {
-    reader.releaseLock();
+    // A form that broke off is unlocked for the caller to drain; one read to its end stays locked.
+    letGo(reader, ended);
   }
   // (consume() moves the state; TypeScript cannot see that through the closure.)
   const last = state as State;

@@ -48,15 +48,30 @@ export async function drain(body: ReadableStream<Uint8Array> | null): Promise<vo
     return;
   }
   const reader = body.getReader();
+  let ended = false;
   try {
     while (!(await reader.read()).done) {
       // discard
     }
+    ended = true;
   } catch {
     // the client went away; nothing left to drain
   } finally {
-    reader.releaseLock();
+    letGo(reader, ended);
   }
+}
+
+/**
+ * Lets go of a body's reader when the body may still be read (drained after a refusal); the reader of
+ * a body read to its end is left as it is. Releasing a reader rejects its `closed` promise (a new one,
+ * with a TypeError, once the stream has ended), and on Node that rejection left the whole process
+ * slower at answering HTTP from then on: after one upload, whose form reader was released at its end,
+ * a bare `node:http` handler inside the mock's process served the list at 76–88 % of the rate it had
+ * before any upload, and at 97–103 % once the finished reader was left alone (interleaved runs,
+ * docs/performance.md, "The eighth round").
+ */
+export function letGo(reader: ReadableStreamDefaultReader<Uint8Array>, ended: boolean): void {
+  if (!ended) reader.releaseLock();
 }
 
 /** A body whose cancel() discards the rest of it and resolves once all of it has arrived. */
