@@ -46,6 +46,33 @@ describe('planLazily', () => {
     },
   );
 
+  it('counts with what earlier counts learned (rates, speeds, voices mixed) the size each has alone', () => {
+    const caches = new SynthesisCaches();
+    const texts = [
+      'Strength splits; chrysanthemums, rhythm and schwa! Thick sticks, quick frogs.',
+      'Quick frogs split rhythm: strength in thick sticks, and schwa again? [laugh] Chrysanthemums.',
+      '你好，世界。Splits and sticks, once more.',
+    ];
+    const slower: VoiceProfile = {
+      ...voice,
+      id: 'slower',
+      syllablesPerSecond: voice.syllablesPerSecond * 0.7,
+    };
+    const requests = texts.flatMap((text) =>
+      [voice, slower].flatMap((v) =>
+        [undefined, 0.5, 2.25].map((speed) => ({ text, voice: v, format: 'wav' as const, speed })),
+      ),
+    );
+    for (const sampleRate of [24_000, 16_000, 24_000, 44_100]) {
+      for (const request of requests) {
+        const alone = planUtterance(request, sampleRate).totalSamples;
+        expect(planLazily(request, sampleRate, caches).totalSamples).toBe(alone);
+      }
+      caches.plans.clear(); // count again next round, with the syllables learned
+    }
+    expect(caches.counts.size).toBeGreaterThan(0);
+  });
+
   it('gives the same bytes each time a stream is read again', () => {
     const stream = synthesize({ text: 'Once. Twice, and again!', voice, format: 'wav', chunkMs: 50 });
     const read = () => Buffer.concat([...stream.chunks()]);

@@ -66,7 +66,10 @@ function prepare(request: SynthesisRequest, sampleRate: number, caches: Synthesi
   };
 }
 
-function builderFor({ request: { voice }, sampleRate, style, pitch }: PreparedUtterance): SegmentBuilder {
+function builderFor(
+  { request: { voice }, sampleRate, style, pitch }: PreparedUtterance,
+  counts?: SynthesisCaches['counts'],
+): SegmentBuilder {
   return new SegmentBuilder(
     {
       sampleRate,
@@ -74,6 +77,7 @@ function builderFor({ request: { voice }, sampleRate, style, pitch }: PreparedUt
       breathiness: Math.max(0, Math.min(0.6, voice.breathiness + style.breathiness)) * 0.35,
     },
     pitch,
+    counts,
   );
 }
 
@@ -153,8 +157,9 @@ function plannedKey(request: SynthesisRequest, sampleRate: number): string {
   return `${voice.id}\u0000${voice.seed}\u0000${sampleRate}\u0000${speed}\u0000${emotion}\u0000${language}\u0000${text}`;
 }
 
-function countSamples(prepared: PreparedUtterance): number {
-  const counter = builderFor(prepared);
+/** The exact sample count of a prepared utterance; what it learns of syllables stays in `caches`. */
+function countSamples(prepared: PreparedUtterance, caches: SynthesisCaches): number {
+  const counter = builderFor(prepared, caches.counts);
   counter.countOnly = true;
   for (const _ of speak(prepared, counter)) {
     // count every phrase
@@ -172,7 +177,11 @@ function plannedSize(request: SynthesisRequest, sampleRate: number, caches: Synt
   const known = caches.plans.get(key);
   if (known && known.voice === request.voice) return known;
   const prepared = prepare(request, sampleRate, caches);
-  return caches.plans.set(key, { voice: request.voice, prepared, totalSamples: countSamples(prepared) });
+  return caches.plans.set(key, {
+    voice: request.voice,
+    prepared,
+    totalSamples: countSamples(prepared, caches),
+  });
 }
 
 /** A plan made as it is rendered (`planLazily`, `planUncounted`): how many samples are planned so far. */

@@ -4,18 +4,10 @@
  * without writing segments.
  */
 
+import { CountMemo, type CountsAtScale, type SyllableCount } from './caches.js';
 import { type PhoneSound, phoneSounds, voiceBarFormants, vowelFormants } from './phone-sounds.js';
-import { SegmentTimeline } from './segment-timeline.js';
+import { type BuilderOptions, countedLength, SegmentTimeline } from './segment-timeline.js';
 import type { Phone, Syllable, Vowel } from './vocabulary.js';
-
-/** What a counting pass keeps of one syllable at one time scale: all but its vowel, which varies. */
-interface SyllableCount {
-  readonly onsetTime: number;
-  readonly codaTime: number;
-  /** The samples of its onset and coda consonants. */
-  readonly consonantSamples: number;
-  readonly diphthong: boolean;
-}
 
 /** The time of a run of phones, summed in order (the same float additions as ever). */
 function phonesTime(phones: readonly Phone[], timeScale: number): number {
@@ -24,28 +16,26 @@ function phonesTime(phones: readonly Phone[], timeScale: number): number {
   return sum;
 }
 
-/** The samples `at(seconds)` adds: its rounded length, or nothing when that is under one sample. */
-function countedLength(seconds: number, sampleRate: number): number {
-  const length = Math.round(seconds * sampleRate);
-  return length < 1 ? 0 : length;
-}
-
 /** The segment timeline with the recipes of the pseudo-phones. */
 export class SegmentBuilder extends SegmentTimeline {
   /**
-   * A counting pass's samples per consonant, for the time scale they were counted at: a consonant's
-   * segment lengths depend only on its phone and that scale (not on its level or the next vowel), so
-   * each phone is counted once per request instead of once per occurrence (a 5,000-character text
-   * counts ~4,000 consonants of ~30 phones before its first byte).
+   * What counting passes learned at the time scale counted last, from `counts` (an engine's caches
+   * hand theirs to every counting builder; without one, a builder counts with its own). A consonant's segment lengths depend only on its phone and that scale (not on
+   * its level or the next vowel), so each phone is counted once, not once per occurrence (a
+   * 5,000-character text counts ~4,000 consonants of ~30 phones before its first byte); equal words
+   * share their syllable objects (the words memo of SynthesisCaches), so a long text looks up a few
+   * hundred distinct syllables instead of re-adding every phone of ~1,000 of them.
    */
-  private readonly consonantCounts = new Map<Phone, number>();
-  /**
-   * A counting pass's consonant samples and consonant times per syllable, for the same time scale:
-   * equal words share their syllable objects (the words memo of SynthesisCaches), so a long text looks
-   * up a few hundred distinct syllables instead of re-adding every phone of ~1,000 of them.
-   */
-  private readonly syllableCounts = new Map<Syllable, SyllableCount>();
+  private counted: CountsAtScale | undefined;
   private countedScale = Number.NaN;
+
+  constructor(
+    options: BuilderOptions,
+    f0: number,
+    private counts?: CountMemo,
+  ) {
+    super(options, f0);
+  }
 
   /** One consonant lasting `seconds`; `next` is the vowel it leads into (for aspiration colour). */
   consonant(sound: PhoneSound, seconds: number, next: Vowel, level: number): void {
@@ -133,16 +123,16 @@ export class SegmentBuilder extends SegmentTimeline {
    * lengths: the consonants as counted the first time this syllable came, then the vowel's pieces,
    * whose times depend on `seconds` (the same float operations as `syllable()`, in the same order).
    */
-  private countSyllable(syllable: Syllable, seconds: number, timeScale: number): void {
-    if (timeScale !== this.countedScale) {
-      this.consonantCounts.clear();
-      this.syllableCounts.clear();
+  countSyllable(syllable: Syllable, seconds: number, timeScale: number): void {
+    if (timeScale !== this.countedScale || this.counted === undefined) {
+      this.counts ??= new CountMemo(Number.POSITIVE_INFINITY);
+      this.counted = this.counts.at(this.options.sampleRate, timeScale);
       this.countedScale = timeScale;
     }
-    let count = this.syllableCounts.get(syllable);
+    let count = this.counted.syllables.get(syllable);
     if (count === undefined) {
-      count = this.countConsonants(syllable, timeScale);
-      this.syllableCounts.set(syllable, count);
+      count = this.countConsonants(syllable, timeScale, this.counted);
+      this.counted.syllables.set(syllable, count);
     }
     const vowelTime = Math.max(0.07 * timeScale, seconds - count.onsetTime - count.codaTime);
     const attack = Math.min(0.03, vowelTime * 0.25);
@@ -156,11 +146,11 @@ export class SegmentBuilder extends SegmentTimeline {
     this.totalSamples += samples;
   }
 
-  private countConsonants(syllable: Syllable, timeScale: number): SyllableCount {
+  private countConsonants(syllable: Syllable, timeScale: number, counted: CountsAtScale): SyllableCount {
     const before = this.totalSamples;
     const first = syllable.nucleus[0] ?? 'e';
-    for (const phone of syllable.onset) this.countConsonant(phone, timeScale, first);
-    for (const phone of syllable.coda) this.countConsonant(phone, timeScale, first);
+    for (const phone of syllable.onset) this.countConsonant(phone, timeScale, first, counted);
+    for (const phone of syllable.coda) this.countConsonant(phone, timeScale, first, counted);
     const consonantSamples = this.totalSamples - before;
     this.totalSamples = before;
     return {
@@ -171,8 +161,8 @@ export class SegmentBuilder extends SegmentTimeline {
     };
   }
 
-  private countConsonant(phone: Phone, timeScale: number, next: Vowel): void {
-    const known = this.consonantCounts.get(phone);
+  private countConsonant(phone: Phone, timeScale: number, next: Vowel, counted: CountsAtScale): void {
+    const known = counted.consonants.get(phone);
     if (known !== undefined) {
       this.totalSamples += known;
       return;
@@ -180,6 +170,6 @@ export class SegmentBuilder extends SegmentTimeline {
     const before = this.totalSamples;
     const sound = phoneSounds[phone];
     this.consonant(sound, sound.duration * timeScale, next, 1);
-    this.consonantCounts.set(phone, this.totalSamples - before);
+    counted.consonants.set(phone, this.totalSamples - before);
   }
 }
