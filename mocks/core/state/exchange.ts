@@ -102,11 +102,15 @@ export function shortened(text: string, max: number): string {
  */
 export const ownCopy = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
 
-/** Cuts a text to `max` characters, saying so; the cut text is a copy of its own. */
+/**
+ * Cuts a text to `max` characters, saying so. The cut is a copy of its own when the text is more than
+ * twice as long (a slice keeps its whole text alive), so no entry holds more than twice what it
+ * shows; a 5,000-character synthesis body is not copied through JSON twice more on its way.
+ */
 export function keptText(text: string, max = journalBodyMaxChars): KeptText {
-  return text.length <= max
-    ? { text, chars: text.length, truncated: false }
-    : { text: ownCopy(text.slice(0, max)), chars: text.length, truncated: true };
+  if (text.length <= max) return { text, chars: text.length, truncated: false };
+  const cut = text.slice(0, max);
+  return { text: text.length > 2 * max ? ownCopy(cut) : cut, chars: text.length, truncated: true };
 }
 
 function jsonText(body: unknown): KeptText | null {

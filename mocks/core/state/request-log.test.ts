@@ -126,4 +126,17 @@ describe('RequestLog replays', () => {
     log.add(entry(1), undefined, { key: 'k', body: { generate_text: 'a'.repeat(5000) } });
     expect([log.list()[0]?.body, log.replay(1)]).toEqual([null, undefined]);
   });
+
+  it('keeps a body whose JSON is 4,096 characters, and none a character longer', () => {
+    const log = new RequestLog(3);
+    // {"generate_text":"…"} is 20 characters around the text.
+    const fits = { generate_text: 'a'.repeat(4076) };
+    const over = { generate_text: 'a'.repeat(4077) };
+    const escaped = { generate_text: '"'.repeat(2039) }; // 2,039 characters, 4,098 once escaped
+    log.add(entry(1), undefined, { key: 'k', body: fits });
+    log.add(entry(2), undefined, { key: 'k', body: over });
+    log.add(entry(3), undefined, { key: 'k', body: escaped });
+    expect(log.list().map((e) => e.body?.length ?? null)).toEqual([4096, null, null]);
+    expect(log.replay(1)?.body).toBe(JSON.stringify(fits));
+  });
 });

@@ -71,16 +71,20 @@ const replayFields = ['generate_text', 'language', 'voice_id', 'speed', 'emotion
 /**
  * The JSON a replay sends: the known synthesis fields of `body` whose values are scalars, so that no
  * body can make logging throw (a field nested 5,000 deep overflowed JSON.stringify's stack and
- * dropped the connection after the characters were billed). Undefined for a body that is no object.
+ * dropped the connection after the characters were billed). Undefined for a body that is no object,
+ * and for one whose strings alone are longer than a replay keeps (its JSON could only be longer: a
+ * 5,000-character text is not turned into JSON to be thrown away).
  */
 function replayText(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const known: Record<string, unknown> = {};
+  let chars = 0;
   for (const field of replayFields) {
     const value = Object.hasOwn(body, field) ? (body as Record<string, unknown>)[field] : undefined;
+    if (typeof value === 'string') chars += value.length;
     if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) known[field] = value;
   }
-  return JSON.stringify(known);
+  return chars > replayBodyMaxChars ? undefined : JSON.stringify(known);
 }
 
 /** What the service knows of a request when it logs it; the log numbers it. */
