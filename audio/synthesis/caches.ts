@@ -6,9 +6,10 @@
  * mock can create one without loading either.
  */
 
+import { CountMemo } from './count-memo.js';
 import { Mp3Spares } from './mp3-spares.js';
 import type { PlannedSize } from './utterance.js';
-import type { CharAction, Phone, Syllable, WordToken } from './vocabulary.js';
+import type { CharAction, WordToken } from './vocabulary.js';
 
 /**
  * Values by key, at most `capacity` of them; a new key in a full memo empties it first, which is cheaper
@@ -69,56 +70,6 @@ export class RecentMemo<V> {
 
   get size(): number {
     return this.values.size;
-  }
-}
-
-/** What a counting pass keeps of one syllable at one time scale: all but its vowel, which varies. */
-export interface SyllableCount {
-  readonly onsetTime: number;
-  readonly codaTime: number;
-  /** The samples of its onset and coda consonants. */
-  readonly consonantSamples: number;
-  readonly diphthong: boolean;
-}
-
-/** What counting passes learned at one sample rate and time scale (segment-builder.ts fills it). */
-export interface CountsAtScale {
-  /** The samples of each consonant: they depend only on its phone, the rate and the scale. */
-  readonly consonants: Map<Phone, number>;
-  /** The consonants of each syllable object (the words memo's, shared by equal words). */
-  readonly syllables: Map<Syllable, SyllableCount>;
-}
-
-/**
- * What counting passes learned, per sample rate and time scale (a voice's pace at a speed), for the
- * next request's count: a text's syllables are mostly those of words met before. At most `capacity`
- * syllables over all scales; past that, or past 64 scales, the next count starts it afresh.
- */
-export class CountMemo {
-  private readonly scales = new Map<string, CountsAtScale>();
-
-  constructor(readonly capacity: number) {}
-
-  /** The counts at this rate and scale, made empty when none are kept yet. */
-  at(sampleRate: number, timeScale: number): CountsAtScale {
-    const key = `${sampleRate} ${timeScale}`;
-    const known = this.scales.get(key);
-    if (known !== undefined) return known;
-    if (this.scales.size >= 64 || this.size >= this.capacity) this.scales.clear();
-    const counts: CountsAtScale = { consonants: new Map(), syllables: new Map() };
-    this.scales.set(key, counts);
-    return counts;
-  }
-
-  clear(): void {
-    this.scales.clear();
-  }
-
-  /** Syllables and consonants kept, over all scales. */
-  get size(): number {
-    let size = 0;
-    for (const counts of this.scales.values()) size += counts.syllables.size + counts.consonants.size;
-    return size;
   }
 }
 

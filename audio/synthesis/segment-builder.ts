@@ -4,7 +4,7 @@
  * without writing segments.
  */
 
-import { CountMemo, type CountsAtScale, type SyllableCount } from './caches.js';
+import { CountMemo, type CountsAtScale, type SyllableCount } from './count-memo.js';
 import { type PhoneSound, phoneSounds, voiceBarFormants, vowelFormants } from './phone-sounds.js';
 import { type BuilderOptions, countedLength, SegmentTimeline } from './segment-timeline.js';
 import type { Phone, Syllable, Vowel } from './vocabulary.js';
