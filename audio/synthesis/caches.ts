@@ -100,7 +100,8 @@ export class SynthesisCaches {
   /**
    * What counting passes learned of syllables, for the next count: a new 2,000-character text of
    * words met before is counted 3–12 µs sooner (of ~80, in process; more for varied prose than for a
-   * repeated sentence). Up to 8,192 syllables and consonants.
+   * repeated sentence). About 8,192 syllables and consonants: a count that finds that many starts
+   * it afresh.
    */
   readonly counts = new CountMemo(8192);
   /**

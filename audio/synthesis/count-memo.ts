@@ -25,20 +25,23 @@ export interface CountsAtScale {
 
 /**
  * What counting passes learned, per sample rate and time scale (a voice's pace at a speed), for the
- * next request's count: a text's syllables are mostly those of words met before. At most `capacity`
- * syllables over all scales; past that, or past 64 scales, the next count starts it afresh.
+ * next request's count: a text's syllables are mostly those of words met before. Bounded: a count
+ * that finds `capacity` entries or more over all scales starts it afresh (so at most one count's new
+ * syllables past it: the words memo makes new syllable objects each time it is emptied), and so does
+ * a 65th scale.
  */
 export class CountMemo {
   private readonly scales = new Map<string, CountsAtScale>();
 
   constructor(readonly capacity: number) {}
 
-  /** The counts at this rate and scale, made empty when none are kept yet. */
+  /** The counts at this rate and scale, made empty when none are kept yet; one count asks once. */
   at(sampleRate: number, timeScale: number): CountsAtScale {
+    if (this.size >= this.capacity) this.scales.clear();
     const key = `${sampleRate} ${timeScale}`;
     const known = this.scales.get(key);
     if (known !== undefined) return known;
-    if (this.scales.size >= 64 || this.size >= this.capacity) this.scales.clear();
+    if (this.scales.size >= 64) this.scales.clear();
     const counts: CountsAtScale = { consonants: new Map(), syllables: new Map() };
     this.scales.set(key, counts);
     return counts;

@@ -20,11 +20,12 @@ function phonesTime(phones: readonly Phone[], timeScale: number): number {
 export class SegmentBuilder extends SegmentTimeline {
   /**
    * What counting passes learned at the time scale counted last, from `counts` (an engine's caches
-   * hand theirs to every counting builder; without one, a builder counts with its own). A consonant's segment lengths depend only on its phone and that scale (not on
-   * its level or the next vowel), so each phone is counted once, not once per occurrence (a
-   * 5,000-character text counts ~4,000 consonants of ~30 phones before its first byte); equal words
-   * share their syllable objects (the words memo of SynthesisCaches), so a long text looks up a few
-   * hundred distinct syllables instead of re-adding every phone of ~1,000 of them.
+   * hand theirs to every counting builder; without one, a builder counts with its own). A
+   * consonant's segment lengths depend only on its phone and that scale (not on its level or the
+   * next vowel), so each phone is counted once, not once per occurrence (a 5,000-character text
+   * counts ~4,000 consonants of ~30 phones before its first byte); equal words share their syllable
+   * objects (the words memo of SynthesisCaches), so a long text looks up a few hundred distinct
+   * syllables instead of re-adding every phone of ~1,000 of them.
    */
   private counted: CountsAtScale | undefined;
   private countedScale = Number.NaN;
