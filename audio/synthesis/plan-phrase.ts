@@ -55,7 +55,10 @@ export interface PhraseContext {
   tagSeed: number;
 }
 
-/** Speaks one phrase: words with short gaps between them, and tags in their place. */
+/**
+ * Speaks one phrase: words with short gaps between them, and tags in their place (in a counting pass,
+ * the same draws and only the samples).
+ */
 export function speakPhrase(phrase: Phrase, ctx: PhraseContext): void {
   walkPhrase(phrase, ctx, ctx.builder.countOnly ? countSyllable : speakSyllable);
 }
@@ -69,7 +72,7 @@ type SyllableStep = (
   ctx: PhraseContext,
 ) => void;
 
-/** The phrase's tokens in order: tags played in their place, a gap between words, `step` for each syllable. */
+/** The phrase's tokens in order: tags played in their place, a gap between words, `step` per syllable. */
 function walkPhrase(phrase: Phrase, ctx: PhraseContext, step: SyllableStep): void {
   let index = 0;
   let previousWasWord = false;
