@@ -1,7 +1,8 @@
 /**
  * Speaks the phrases of an utterance into a segment builder: syllable durations, accents, the pitch
  * contour and loudness of each syllable, and the sounds of expression tags. Every run over the same
- * phrases makes the same calls in the same order, counting pass or not.
+ * phrases makes the same random draws in the same order, counting pass or not: a counting pass only
+ * skips the pitch and loudness its samples do not depend on.
  */
 
 import { phrasePitch } from './prosody.js';
