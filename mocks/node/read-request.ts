@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { youngSweep } from '../../common/young-sweep.js';
 import type { CoreRequest } from '../core/context.js';
 import { BodyStalled, type DiscardingBody } from '../core/request/request-body.js';
+import type { HeaderSource } from '../core/state/exchange.js';
 
 /** Requests whose body stalled (no byte for the body timeout): their connection is closed after the 408. */
 export const stalledRequests = new WeakSet<IncomingMessage>();
@@ -190,6 +191,17 @@ class NodeHeaders {
     const raw = this.#raw;
     for (let i = 0; i + 1 < raw.length; i += 2)
       callback(raw[i + 1] as string, (raw[i] as string).toLowerCase());
+  }
+
+  /** Whether `other` is Node's raw list of the same lines in the same order (the journal's sharing). */
+  sameAs(other: HeaderSource): boolean {
+    if (!(other instanceof NodeHeaders)) return false;
+    const mine = this.#raw;
+    const theirs = other.#raw;
+    if (mine === theirs) return true;
+    if (mine.length !== theirs.length) return false;
+    for (let i = 0; i < mine.length; i++) if (mine[i] !== theirs[i]) return false;
+    return true;
   }
 }
 

@@ -49,6 +49,11 @@ export interface UploadSummary {
 export interface HeaderSource {
   get(name: string): string | null;
   forEach?(callback: (value: string, name: string) => void): void;
+  /**
+   * Whether `other` holds the same header lines in the same order. Optional: the journal shares one
+   * exchange between requests whose headers say so (`sameExchange`), and never for a source without it.
+   */
+  sameAs?(other: HeaderSource): boolean;
 }
 
 /** The longest JSON body (request or answer) the journal keeps per entry: 200 entries stay under ~3 MB. */
@@ -128,6 +133,30 @@ function jsonText(body: unknown): KeptText | null {
 function announcedLength(headers: Readonly<Record<string, string>>): number | null {
   const length = Number(headers['Content-Length'] ?? Number.NaN);
   return Number.isSafeInteger(length) && length >= 0 ? length : null;
+}
+
+/**
+ * Whether two kept exchanges show the very same thing: the same URL and request headers, no body or
+ * upload, and the same answer in memory (its headers and bytes the same objects). The request log
+ * keeps one exchange for a run of such requests (a client polling the list, a load test) instead of
+ * one each: under load, keeping each request's headers alive for 200 requests cost the list ~5 % of
+ * its throughput (docs/performance.md, the tenth round). What differs between the requests (number,
+ * time, duration) is in their log entries, never in the exchange.
+ */
+export function sameExchange(a: KeptExchange, b: KeptExchange): boolean {
+  return (
+    a.url === b.url &&
+    a.answerHeaders === b.answerHeaders &&
+    a.answerJson === b.answerJson &&
+    a.answerBytes === b.answerBytes &&
+    a.requestBody === null &&
+    b.requestBody === null &&
+    a.upload === null &&
+    b.upload === null &&
+    a.audioHead === null &&
+    b.audioHead === null &&
+    (a.requestHeaders === b.requestHeaders || a.requestHeaders.sameAs?.(b.requestHeaders) === true)
+  );
 }
 
 const isJson = (headers: Readonly<Record<string, string>>) =>

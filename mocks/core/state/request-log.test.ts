@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ok } from '../answer/envelope.js';
+import { type HeaderSource, keepExchange } from './exchange.js';
 import {
   logMessageMaxChars,
   maskKey,
@@ -138,5 +140,75 @@ describe('RequestLog replays', () => {
     log.add(entry(3), undefined, { key: 'k', body: escaped });
     expect(log.list().map((e) => e.body?.length ?? null)).toEqual([4096, null, null]);
     expect(log.replay(1)?.body).toBe(JSON.stringify(fits));
+  });
+});
+
+describe('the journal of repeated requests', () => {
+  /** Headers as the Node adapter hands them: a list of lines, compared line by line. */
+  const lines = (...raw: string[]): HeaderSource => ({
+    get: (name) => raw[raw.findIndex((n, i) => i % 2 === 0 && n.toLowerCase() === name) + 1] ?? null,
+    forEach: (callback) => {
+      for (let i = 0; i < raw.length; i += 2) callback(raw[i + 1] as string, (raw[i] as string).toLowerCase());
+    },
+    sameAs(other) {
+      const theirs: string[] = [];
+      other.forEach?.((value, name) => theirs.push(name, value));
+      return theirs.join('\n') === raw.map((v, i) => (i % 2 === 0 ? v.toLowerCase() : v)).join('\n');
+    },
+  });
+  const list = 'http://mock.test/v1/voice/list';
+  const page = ok({ list: [] });
+  const request = (url: string, headers: HeaderSource) => ({ method: 'GET', url, headers });
+  const logged = (log: RequestLog, url: string, headers: HeaderSource, answer = page, received?: unknown) =>
+    log.add(entry(1), undefined, undefined, keepExchange(request(url, headers), answer, received));
+  const exchanges = (log: RequestLog) => log.items().map((item) => item.exchange);
+
+  it('keeps one exchange for a run of the same request and answer, and an entry each', () => {
+    const log = new RequestLog(10);
+    for (let n = 0; n < 3; n++) logged(log, list, lines('Host', 'mock.test', 'X-API-Key', 'mock-key'));
+    const [first, second, third] = exchanges(log);
+    expect(log.list().map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+  });
+
+  it.each([
+    ['another URL', `${list}?page_size=2`, lines('X-API-Key', 'mock-key'), page],
+    ['other headers', list, lines('X-API-Key', 'mock-key', 'Prefer', 'code=200'), page],
+    ['another answer of the same bytes', list, lines('X-API-Key', 'mock-key'), ok({ list: [] })],
+  ])('keeps an exchange of its own for %s, each showing what it was', (_, url, headers, answer) => {
+    const log = new RequestLog(10);
+    logged(log, list, lines('X-API-Key', 'mock-key'));
+    logged(log, url, headers, answer);
+    const [first, second] = exchanges(log);
+    expect(second).not.toBe(first);
+    expect(second?.url).toBe(url);
+    expect(second?.requestHeaders).toBe(headers);
+    expect(second?.answerHeaders).toBe(answer.headers);
+  });
+
+  it('never shares the exchange of a request with a body, nor headers that cannot say they are the same', () => {
+    const log = new RequestLog(10);
+    const same = lines('X-API-Key', 'mock-key');
+    logged(log, list, same, page, { voice_id: 'a' });
+    logged(log, list, same, page, { voice_id: 'b' });
+    const fetchHeaders = new Headers({ 'X-API-Key': 'mock-key' });
+    logged(log, list, fetchHeaders);
+    logged(log, list, new Headers({ 'X-API-Key': 'mock-key' }));
+    const [a, b, c, d] = exchanges(log);
+    expect(b).not.toBe(a);
+    expect(b?.requestBody?.text).toBe('{"voice_id":"b"}');
+    expect(d).not.toBe(c);
+  });
+
+  it('shares across the ring once it is full, and starts afresh after clear', () => {
+    const log = new RequestLog(2);
+    const same = lines('X-API-Key', 'mock-key');
+    for (let n = 0; n < 5; n++) logged(log, list, same);
+    const [a, b] = exchanges(log);
+    expect(b).toBe(a);
+    log.clear();
+    logged(log, list, same);
+    expect(exchanges(log)[0]).not.toBe(a);
   });
 });

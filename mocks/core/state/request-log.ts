@@ -1,6 +1,6 @@
 import type { OwnChoices } from '../../../judge/judge.js';
 import type { OperationId } from '../../../openapi/contract.js';
-import { type KeptExchange, shortened } from './exchange.js';
+import { type KeptExchange, sameExchange, shortened } from './exchange.js';
 import { forcedBy, warningsOf } from './forced.js';
 import { type Verdict, verdictOf } from './verdict.js';
 
@@ -180,13 +180,16 @@ export class RequestLog {
     if (sent !== undefined && kept !== null)
       this.replays.set(entry, { method: fields.method, path: fields.path, key: sent.key, body: kept });
     if (this.capacity === 0) return entry;
+    // A request that repeats the one before it, answer included, shares its exchange (sameExchange).
+    const newest = this.kept[(this.oldest + this.kept.length - 1) % this.capacity];
+    const shown = exchange && newest && sameExchange(exchange, newest) ? newest : exchange;
     if (this.entries.length < this.capacity) {
       this.entries.push(entry);
-      this.kept.push(exchange);
+      this.kept.push(shown);
       return entry;
     }
     this.entries[this.oldest] = entry;
-    this.kept[this.oldest] = exchange;
+    this.kept[this.oldest] = shown;
     this.oldest = (this.oldest + 1) % this.capacity;
     return entry;
   }
