@@ -54,6 +54,8 @@ describe('a GET request over Node rawHeaders, as the journal compares them', () 
   });
 
   it('never with Fetch Headers, even of the same lines', () => {
-    expect(headersOf(lines).sameAs?.(new Headers({ Host: 'mock.test', 'X-API-Key': 'mock-key' }))).toBe(false);
+    expect(headersOf(lines).sameAs?.(new Headers({ Host: 'mock.test', 'X-API-Key': 'mock-key' }))).toBe(
+      false,
+    );
   });
 });

@@ -148,11 +148,14 @@ describe('the journal of repeated requests', () => {
   const lines = (...raw: string[]): HeaderSource => ({
     get: (name) => raw[raw.findIndex((n, i) => i % 2 === 0 && n.toLowerCase() === name) + 1] ?? null,
     forEach: (callback) => {
-      for (let i = 0; i < raw.length; i += 2) callback(raw[i + 1] as string, (raw[i] as string).toLowerCase());
+      for (let i = 0; i < raw.length; i += 2)
+        callback(raw[i + 1] as string, (raw[i] as string).toLowerCase());
     },
     sameAs(other) {
       const theirs: string[] = [];
-      other.forEach?.((value, name) => theirs.push(name, value));
+      other.forEach?.((value, name) => {
+        theirs.push(name, value);
+      });
       return theirs.join('\n') === raw.map((v, i) => (i % 2 === 0 ? v.toLowerCase() : v)).join('\n');
     },
   });
