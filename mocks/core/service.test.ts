@@ -93,6 +93,8 @@ describe('list paging (list-order decision)', () => {
 });
 
 describe('kept list answers (the same bytes until something they show changes)', () => {
+  /** A list's text without its voice_url signatures (they change with the clock's second). */
+  const unsigned = (text: string) => text.replace(/expires=\d+&signature=\w+/, '');
   const listText = async (
     service: MockService,
     key = 'mock-key',
@@ -123,9 +125,7 @@ describe('kept list answers (the same bytes until something they show changes)',
     service.clock.advance(1000);
     const later = await listText(service);
     expect(later).not.toBe(before);
-    expect(later.replace(/expires=\d+&signature=\w+/, '')).toBe(
-      before.replace(/expires=\d+&signature=\w+/, ''),
-    );
+    expect(unsigned(later)).toBe(unsigned(before));
     expect(await listText(service, 'mock-key', 'http://other.test')).toContain(
       '"voice_url":"http://other.test/',
     );
@@ -165,6 +165,70 @@ describe('kept list answers (the same bytes until something they show changes)',
     expect(JSON.parse(await listText(service)).data.list).toHaveLength(4);
     service.restore(snapshot);
     expect(await listText(service)).toBe(kept);
+  });
+
+  describe('a repeated list (state.caches.repeats: the answer given again, without the checks)', () => {
+    /** Lists until the list is kept as a repeat (a page whose voice_urls were signed just now comes first). */
+    const repeated = async (service: MockService, key = 'mock-key') => {
+      const text = await listText(service, key);
+      expect(await listText(service, key)).toBe(text);
+      expect(service.state.caches.repeats.size).toBeGreaterThan(0);
+      return text;
+    };
+    const remaining = (text: string) => JSON.parse(text).data.remainingFreeCloneCount as number;
+
+    it('logs each repeat as a request of its own', async () => {
+      const service = await withVoices(['a']);
+      const text = await repeated(service);
+      const before = service.state.requests.position.lastSeq;
+      expect(await listText(service)).toBe(text);
+      const entry = service.state.requests.list().at(-1);
+      expect(entry).toMatchObject({ seq: before + 1, status: 200, operationId: 'listVoices', key: 'mo…ey' });
+    });
+
+    it('gives a new answer once the voices change, the clock moves a second, or the free uses left change', async () => {
+      const service = await withVoices(['a']);
+      const first = await repeated(service);
+      await withVoicesOn(service, 'b');
+      const saved = await repeated(service);
+      expect(ids(JSON.parse(saved))).toEqual(['a', 'b']);
+      await call(service, '/v1/voice/a', { method: 'DELETE' });
+      expect(ids(JSON.parse(await repeated(service)))).toEqual(['b']);
+      const signed = await repeated(service);
+      service.clock.advance(1000);
+      const later = await listText(service);
+      expect(later).not.toBe(signed);
+      expect(unsigned(later)).toBe(unsigned(signed));
+      // A free use spent elsewhere (the voices the same): the count shown changes at once.
+      const before = await repeated(service);
+      service.state.ledger.recordCreation('account-1', 'elsewhere', 0);
+      expect(remaining(await listText(service))).toBe(remaining(before) - 1);
+      expect(remaining(first)).toBeGreaterThan(remaining(before));
+      expect(service.responseViolations).toEqual([]);
+    });
+
+    it('is never given to another key, a request with Prefer, or one without a key', async () => {
+      const service = await withVoices(['a']);
+      const own = await repeated(service);
+      expect(ids(JSON.parse(await listText(service, 'mock-key-other-org')))).toEqual([]);
+      const preferred = await service.fetch(
+        new Request('http://mock.test/v1/voice/list', {
+          headers: { 'X-API-Key': 'mock-key', Prefer: 'code=500' },
+        }),
+      );
+      expect(preferred.status).toBe(500);
+      const keyless = await service.fetch(new Request('http://mock.test/v1/voice/list'));
+      expect(keyless.status).toBe(401);
+      expect(await listText(service)).toBe(own);
+    });
+
+    it('is emptied by reset, and the same request then gives the same bytes', async () => {
+      const service = await withVoices([]);
+      const text = await repeated(service);
+      await service.reset();
+      expect(service.state.caches.repeats.size).toBe(0);
+      expect(await listText(service)).toBe(text);
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 import { limits } from '../../../openapi/contract.js';
 import { BytesAnswer } from '../answer/answer.js';
 import { type Failure, fail, isFailure, okBytes, okJsonBytes, quoted } from '../answer/envelope.js';
-import type { Operation, ServiceDeps } from '../context.js';
+import type { Operation, OperationContext, ServiceDeps } from '../context.js';
 import { signVoiceUrl, voiceUrlExpiry } from '../reference/signed-url.js';
 import type { KeptAnswer } from '../state/list-answers.js';
 import type { VoiceRecord } from '../state/voices.js';
@@ -31,7 +31,8 @@ function startIndex(
  * first (newest first when a calibration profile says so), page by page. `total` counts this page
  * only; `next_voice_id` is the first voice of the next page.
  */
-export const voiceList: Operation = ({ caller, query, url, deps }) => {
+export const voiceList: Operation = (context) => {
+  const { caller, query, url, deps } = context;
   const size = query.page_size === undefined ? limits.pageSizeDefault.value : Number(query.page_size);
   if (!Number.isInteger(size) || size < limits.pageSizeMin.value || size > limits.pageSizeMax.value) {
     return fail(
@@ -45,10 +46,15 @@ export const voiceList: Operation = ({ caller, query, url, deps }) => {
   // Everything the answer depends on: the URL (origin, page size, cursor), the caller's space, the
   // voice_url expiry second and the free uses left; the voices' version covers what a cursor means.
   // Compared field by field: a key string per request cost more than the lookup it served.
-  const forUrl = deps.state.caches.lists.forUrl(deps.state.voices, url.href);
+  const store = deps.state.voices;
+  const { version } = store;
+  const forUrl = deps.state.caches.lists.forUrl(store, url.href);
   const kept = forUrl.find((k) => k.space === space);
   // A kept answer goes back at once (no promise), as does a page whose voice_urls are all signed.
-  if (kept && kept.expires === expires && kept.remaining === remaining) return kept.answer;
+  if (kept && kept.expires === expires && kept.remaining === remaining) {
+    if (kept.answer instanceof BytesAnswer) repeatWhileCurrent(context, kept, version);
+    return kept.answer;
+  }
   const made = listPage(deps, {
     space,
     origin: url.origin,
@@ -61,7 +67,10 @@ export const voiceList: Operation = ({ caller, query, url, deps }) => {
   const entry: KeptAnswer = { space, expires, remaining, answer: made };
   if (kept) forUrl[forUrl.indexOf(kept)] = entry;
   else forUrl.push(entry);
-  if (made instanceof BytesAnswer) return made;
+  if (made instanceof BytesAnswer) {
+    repeatWhileCurrent(context, entry, version);
+    return made;
+  }
   // Signing voice URLs: the requests that come meanwhile (each new second, up to one per connection)
   // wait for this answer instead of signing the same URLs again.
   return made.then(
@@ -75,6 +84,23 @@ export const voiceList: Operation = ({ caller, query, url, deps }) => {
     },
   );
 };
+
+/**
+ * A page in memory is the answer to the same request (the pipeline gives it again, `repeatable`) while
+ * its voices are at the same version and the voice_url expiry second and the free uses left are the
+ * ones it shows: what the list's kept answers are compared by above.
+ */
+function repeatWhileCurrent(context: OperationContext, kept: KeptAnswer, version: number): void {
+  const { deps, caller } = context;
+  const store = deps.state.voices;
+  context.repeatable(
+    () =>
+      deps.state.voices === store &&
+      store.version === version &&
+      kept.expires === voiceUrlExpiry(deps) &&
+      kept.remaining === deps.state.ledger.remainingFreeUses(caller.account),
+  );
+}
 
 interface PageRequest {
   readonly space: string;
