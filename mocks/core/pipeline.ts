@@ -210,8 +210,7 @@ const noQuery: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * The answer given before to the same request, when it still holds: a body-less GET with the same URL
- * (its parsed target) and the same key, no Prefer, its caller unchanged, and its operation's
- * `repeatable` check true. Everything the pipeline checks of such a request (route, key, query) is the
+ * (its parsed target) and the same key, no Prefer, and its operation's `repeatable` check true. Everything the pipeline checks of such a request (route, key, query) is the
  * same as last time, so its checks and its operation are not run again: a polled list costs its log
  * line and little else (docs/performance.md, the tenth round). Undefined for anything else.
  */
@@ -221,7 +220,8 @@ export function repeatedAnswer(request: CoreRequest, target: Target, deps: Servi
   if (kept === undefined) return undefined;
   const { headers } = request;
   if (headers.get(apiKeyHeader) !== kept.key || headers.get('prefer') !== null) return undefined;
-  return deps.callers.get(kept.key) === kept.caller && kept.holds() ? kept.handled : undefined;
+  // The same key is the same caller: `deps.callers` is made once, with the service.
+  return kept.holds() ? kept.handled : undefined;
 }
 
 /** Keeps a handled request for its repeats when its operation said it may be repeated (`repeatedAnswer`). */
@@ -234,11 +234,11 @@ export function keepRepeatable(
   const { repeat } = handled;
   if (repeat === undefined || request.method !== 'GET' || request.body !== null) return;
   const key = request.headers.get(apiKeyHeader);
-  const caller = findCaller(deps.callers, key);
-  if (key === null || caller === undefined || request.headers.get('prefer') !== null) return;
+  if (key === null || request.headers.get('prefer') !== null) return;
+  // Only a target the service keeps can be found again (a URL over 512 characters is parsed anew each time).
+  if (deps.state.caches.targets.get(request.url) !== target) return;
   deps.state.caches.repeats.keep(target, {
     key,
-    caller,
     handled: { answer: handled.answer, operationId: handled.operationId },
     holds: repeat,
   });

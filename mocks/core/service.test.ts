@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { synthesizeToBytes, systemVoices } from '../../audio/index.js';
 import { BytesAnswer, StreamAnswer } from './answer/answer.js';
 import type { AudioEngine } from './context.js';
@@ -168,11 +168,18 @@ describe('kept list answers (the same bytes until something they show changes)',
   });
 
   describe('a repeated list (state.caches.repeats: the answer given again, without the checks)', () => {
-    /** Lists until the list is kept as a repeat (a page whose voice_urls were signed just now comes first). */
+    /**
+     * Lists until the list is given as a repeat (a page whose voice_urls were signed just now is kept
+     * by the next request), and checks that the last one ran no operation: the list's answers were
+     * not looked at.
+     */
     const repeated = async (service: MockService, key = 'mock-key') => {
       const text = await listText(service, key);
       expect(await listText(service, key)).toBe(text);
-      expect(service.state.caches.repeats.size).toBeGreaterThan(0);
+      const operation = vi.spyOn(service.state.caches.lists, 'forUrl');
+      expect(await listText(service, key)).toBe(text);
+      expect(operation).not.toHaveBeenCalled();
+      operation.mockRestore();
       return text;
     };
     const remaining = (text: string) => JSON.parse(text).data.remainingFreeCloneCount as number;
@@ -220,6 +227,18 @@ describe('kept list answers (the same bytes until something they show changes)',
       const keyless = await service.fetch(new Request('http://mock.test/v1/voice/list'));
       expect(keyless.status).toBe(401);
       expect(await listText(service)).toBe(own);
+    });
+
+    it('keeps nothing for a URL the service does not keep (over 512 characters)', async () => {
+      const service = await withVoices(['a']);
+      await repeated(service);
+      const kept = service.state.caches.repeats.size;
+      for (let n = 0; n < 300; n++) {
+        const long = await listText(service, 'mock-key', 'http://mock.test', `?pad=${n}${'x'.repeat(600)}`);
+        expect(ids(JSON.parse(long))).toEqual(['a']);
+      }
+      expect(service.state.caches.repeats.size).toBe(kept);
+      await repeated(service);
     });
 
     it('is emptied by reset, and the same request then gives the same bytes', async () => {

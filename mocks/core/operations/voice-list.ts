@@ -88,7 +88,9 @@ export const voiceList: Operation = (context) => {
 /**
  * A page in memory is the answer to the same request (the pipeline gives it again, `repeatable`) while
  * its voices are at the same version and the voice_url expiry second and the free uses left are the
- * ones it shows: what the list's kept answers are compared by above.
+ * ones it shows: what the list's kept answers are compared by above. The store itself is compared too:
+ * a reset or a restore puts a new one in place, whose version may equal this one's, and a page made
+ * before it may be kept just after it (with `validateResponses`, kept once checked).
  */
 function repeatWhileCurrent(context: OperationContext, kept: KeptAnswer, version: number): void {
   const { deps, caller } = context;

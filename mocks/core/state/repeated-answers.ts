@@ -1,14 +1,11 @@
 import type { OperationId } from '../../../openapi/contract.js';
 import type { Answer } from '../answer/answer.js';
 import type { Target } from '../request/target.js';
-import type { Caller } from './tenancy.js';
 
 /** A request answered before, as the pipeline keeps it to answer its repeats (pipeline.ts, `repeatedAnswer`). */
 export interface Repeat {
   /** The X-API-Key it was sent with, as sent. */
   readonly key: string;
-  /** The caller that key stood for then: a key that stands for another caller now is not a repeat. */
-  readonly caller: Caller;
   /** How it was handled (its answer), given again as it is. */
   readonly handled: { readonly answer: Answer; readonly operationId: OperationId | null };
   /** Whether the answer still holds (the operation says what it depends on: `OperationContext.repeatable`). */
@@ -21,8 +18,9 @@ const maxKeptTargets = 256;
 /**
  * The last answer to a body-less GET per request URL (its parsed target), for the pipeline to give
  * again to the same request (same key, no Prefer) while it holds, without running its checks and its
- * operation again: the list polled by a client or a load test. Part of the service's caches: bounded,
- * emptied by reset() and restore(), and never changing an answer.
+ * operation again: the list polled by a client or a load test. Only targets the service keeps
+ * (`caches.targets`) are keys here. Part of the service's caches: bounded, emptied by reset() and
+ * restore(), and never changing an answer.
  */
 export class RepeatedAnswers {
   private readonly kept = new Map<Target, Repeat>();
