@@ -187,13 +187,8 @@ class Flow implements OperationContext {
     if (this.body !== undefined && synthesisOperations.has(operationId))
       handled.sent = { key: this.caller.key, body: this.body };
     if (this.received !== undefined) handled.received = this.received;
-    // Only an answer as the operation made it, to a request with nothing that changes it, repeats.
-    if (
-      this.holds !== undefined &&
-      !isFailure(answer) &&
-      this.preferences === noPreferences &&
-      latencyMs === 0
-    )
+    // Only an answer as the operation made it, to a request with no Prefer (no fault, no latency), repeats.
+    if (this.holds !== undefined && !isFailure(answer) && this.preferences === noPreferences)
       handled.repeat = this.holds;
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
@@ -210,9 +205,10 @@ const noQuery: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * The answer given before to the same request, when it still holds: a body-less GET with the same URL
- * (its parsed target) and the same key, no Prefer, and its operation's `repeatable` check true. Everything the pipeline checks of such a request (route, key, query) is the
- * same as last time, so its checks and its operation are not run again: a polled list costs its log
- * line and little else (docs/performance.md, the tenth round). Undefined for anything else.
+ * (its parsed target) and the same key, no Prefer, and its operation's `repeatable` check true.
+ * Everything the pipeline checks of such a request (route, key, query) is the same as last time, so
+ * its checks and its operation are not run again: a polled list costs its log line and little else
+ * (docs/performance.md, the tenth round). Undefined for anything else.
  */
 export function repeatedAnswer(request: CoreRequest, target: Target, deps: ServiceDeps): Handled | undefined {
   if (request.method !== 'GET' || request.body !== null) return undefined;
