@@ -4,6 +4,7 @@
  * shows what its own request sent. Loopback only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../core/platform/clock.js';
 import { type MockServer, startMockServer } from '../node/server.js';
 import { testServiceOptions } from './helpers.js';
 
@@ -15,7 +16,12 @@ interface Detail {
 describe('the journal of repeated requests to the Node server', () => {
   let server: MockServer;
   beforeAll(async () => {
-    server = await startMockServer({ port: 0, serviceOptions: testServiceOptions });
+    // A clock that stays: with the system's, a list made in the next second is a new answer (new
+    // voice_url expiry), so its exchange is rightly its own.
+    server = await startMockServer({
+      port: 0,
+      serviceOptions: { ...testServiceOptions, clock: manualClock() },
+    });
   });
   afterAll(() => server.close());
 
@@ -44,5 +50,9 @@ describe('the journal of repeated requests to the Node server', () => {
     expect(details.map((x) => x.seq)).toEqual(items.map((i) => i.entry.seq));
     expect(details[1]?.request.headers).toEqual(details[0]?.request.headers);
     expect(details[0]?.request.headers.find((h) => h.name === 'x-api-key')?.value).toBe('mo…ey');
+    // In the next second the list is made anew (its voice_urls expire a second later): its own exchange.
+    server.service.clock.advance(1000);
+    await list({ 'X-Trace': 'abc' });
+    expect(server.service.state.requests.items().at(-1)?.exchange).not.toBe(d);
   });
 });
