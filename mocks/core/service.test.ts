@@ -516,14 +516,17 @@ describe('caches: owned by the state, emptied by reset, never changing an answer
     expect(caches.completeAudio.count).toBe(1);
     expect(caches.signatures.size).toBeGreaterThan(0);
     expect(caches.maskedKeys.size).toBeGreaterThan(0);
+    await call(service, '/v1/voice/list?page_size=1'); // the list kept as a repeat
+    expect(caches.repeats.size).toBeGreaterThan(0);
     await service.reset();
     expect([
       caches.targets.size,
       caches.lists.size,
+      caches.repeats.size,
       caches.completeAudio.count,
       caches.signatures.size,
       caches.maskedKeys.size,
-    ]).toEqual([0, 0, 0, 0, 0]);
+    ]).toEqual([0, 0, 0, 0, 0, 0]);
     // The same request to the same state gives the same bytes with the caches emptied.
     expect(await speak(service)).toEqual(audio);
     const again = await withVoices(['a', 'b']);

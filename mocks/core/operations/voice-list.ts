@@ -51,7 +51,7 @@ export const voiceList: Operation = (context) => {
   const forUrl = deps.state.caches.lists.forUrl(store, url.href);
   const kept = forUrl.find((k) => k.space === space);
   // A kept answer goes back at once (no promise), as does a page whose voice_urls are all signed.
-  if (kept && kept.expires === expires && kept.remaining === remaining) {
+  if (kept && showsNow(kept, expires, remaining)) {
     if (kept.answer instanceof BytesAnswer) repeatWhileCurrent(context, kept, version);
     return kept.answer;
   }
@@ -99,10 +99,13 @@ function repeatWhileCurrent(context: OperationContext, kept: KeptAnswer, version
     () =>
       deps.state.voices === store &&
       store.version === version &&
-      kept.expires === voiceUrlExpiry(deps) &&
-      kept.remaining === deps.state.ledger.remainingFreeUses(caller.account),
+      showsNow(kept, voiceUrlExpiry(deps), deps.state.ledger.remainingFreeUses(caller.account)),
   );
 }
+
+/** Whether a kept page shows the voice_url expiry second and the free uses left of now. */
+const showsNow = (kept: KeptAnswer, expires: number, remaining: number): boolean =>
+  kept.expires === expires && kept.remaining === remaining;
 
 interface PageRequest {
   readonly space: string;

@@ -18,7 +18,8 @@ describe('what the journal keeps of a long text', () => {
     const lone = 'ab\ud800cd';
     expect(ownCopy(lone)).toBe(lone);
     expect(keptText('x😀y', 2)).toEqual({ text: 'x\ud83d', chars: 4, truncated: true });
-    // Up to twice the cut, the cut is a slice of the text; past that, a copy: the same characters.
+    // Up to twice the cut, the cut is a slice of the text; past that, a copy. Either way the same
+    // characters, which is what this checks (the heap test below checks that the copy lets go).
     expect(keptText('abcdefg', 4)).toEqual({ text: 'abcd', chars: 7, truncated: true });
     expect(keptText('abcdefghi', 4)).toEqual({ text: 'abcd', chars: 9, truncated: true });
     expect(shortened('abcdef', 4)).toBe('abc…');
