@@ -15,6 +15,15 @@
  * turn, after the event loop has read its sockets (new requests, lists). A renderer that stops
  * mid-slice (its client went away, its socket pushes back) holds up the others for no longer than
  * this turn. Only when a chunk is made changes, never its bytes. Imports nothing of the kit.
+ *
+ * A lull while a burst comes in: Node accepts one connection per round of a busy event loop, so a
+ * burst whose first newcomers began sounding was accepted one connection per turn of ~1 ms (50 MP3
+ * streams: the median client waited 45–60 ms for its first byte in one run of four, where it waits
+ * ~12 ms once all are in). A newcomer that comes while others render begins a lull of `lullMs`, and
+ * each newcomer after it makes it go on, up to `maxLullMs`; a new lull begins only once those sounding
+ * have had as long as the last one. In a lull those sounding wait, and a turn serves newcomers only if
+ * none came since the turn before: while they come, a turn ends at once and the event loop goes
+ * round again, accepting and reading the rest of the burst.
  */
 
 /** How long one renderer goes on before the next one's slice, ms (its chunks and their writes). */
@@ -26,11 +35,22 @@ const defaultSliceMs = 1;
  * more than they saved (docs/performance.md).
  */
 const defaultTurnMs = 1;
+/**
+ * How long after a newcomer came those sounding wait, ms: the lull goes on while newcomers keep
+ * coming (see FairTurns).
+ */
+const defaultLullMs = 1;
+/** The longest lull, ms: those sounding wait no longer than this, and then at least as long go on. */
+const defaultMaxLullMs = 20;
 
 /** The options of a FairTurns, for tests; the defaults fit the Node server. */
 export interface FairTurnsOptions {
   readonly sliceMs?: number;
   readonly turnMs?: number;
+  /** How long after a newcomer came those sounding wait (0: never). */
+  readonly lullMs?: number;
+  /** The longest lull in a row. */
+  readonly maxLullMs?: number;
   /** The clock slices are measured with (performance.now by default). */
   readonly now?: () => number;
 }
@@ -53,8 +73,16 @@ export class FairTurns {
   private holder: Slice | undefined;
   /** Whether this turn served a newcomer: it then ends one slice after those already sounding go on. */
   private burst = false;
+  /** Until when those sounding wait (newcomers are coming in), and when that lull began. */
+  private lullEndsAt = Number.NEGATIVE_INFINITY;
+  private lullBeganAt = Number.NEGATIVE_INFINITY;
+  /** Newcomers counted as they come, and as the last turn found them. */
+  private arrivals = 0;
+  private arrivalsSeen = 0;
   readonly sliceMs: number;
   readonly turnMs: number;
+  readonly lullMs: number;
+  readonly maxLullMs: number;
   readonly now: () => number;
 
   constructor(
@@ -63,6 +91,8 @@ export class FairTurns {
   ) {
     this.sliceMs = options.sliceMs ?? defaultSliceMs;
     this.turnMs = options.turnMs ?? defaultTurnMs;
+    this.lullMs = options.lullMs ?? defaultLullMs;
+    this.maxLullMs = options.maxLullMs ?? defaultMaxLullMs;
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -85,6 +115,7 @@ export class FairTurns {
   enqueue(slice: Slice, newcomer = false): void {
     if (this.holder === slice) this.holder = undefined;
     (newcomer ? this.newcomers : this.queue).push(slice);
+    if (newcomer) this.arrived();
     this.passOn();
   }
 
@@ -99,20 +130,42 @@ export class FairTurns {
   }
 
   /**
-   * The queue's head goes on if nobody holds a slice and this turn has time left; whoever still
-   * waits has the next turn asked for, even if the holder never releases (its socket pushes back).
+   * A newcomer came while others render: a lull begins, or goes on for `lullMs` more, up to
+   * `maxLullMs` in all; a new lull begins only once those sounding have had as long as the last one.
+   * Nobody is served until the next turn.
+   */
+  private arrived(): void {
+    this.arrivals++;
+    if (this.lullMs <= 0) return;
+    const now = this.now();
+    if (now >= this.lullEndsAt) {
+      if (now < 2 * this.lullEndsAt - this.lullBeganAt) return;
+      this.lullBeganAt = now;
+    }
+    this.lullEndsAt = Math.min(now + this.lullMs, this.lullBeganAt + this.maxLullMs);
+    this.turnEndsAt = Number.NEGATIVE_INFINITY;
+  }
+
+  /**
+   * The queue's head goes on if nobody holds a slice and this turn has time left (in a lull, only a
+   * newcomer); whoever still waits has the next turn asked for, even if the holder never releases
+   * (its socket pushes back).
    */
   private passOn(): void {
-    if (this.holder === undefined && this.waiting > 0 && this.now() < this.turnEndsAt) {
+    const now = this.now();
+    if (this.holder === undefined && this.waiting > 0 && now < this.turnEndsAt) {
       const newcomer = this.newcomers.shift();
-      if (!newcomer && this.burst) {
-        this.burst = false;
-        this.turnEndsAt = Math.min(this.turnEndsAt, this.now() + this.sliceMs);
-      }
       if (newcomer) this.burst = true;
-      const next = (newcomer ?? this.queue.shift()) as Slice;
-      this.holder = next;
-      next.grant();
+      else if (now < this.lullEndsAt) this.turnEndsAt = Number.NEGATIVE_INFINITY;
+      else if (this.burst) {
+        this.burst = false;
+        this.turnEndsAt = Math.min(this.turnEndsAt, now + this.sliceMs);
+      }
+      const next = newcomer ?? (now < this.turnEndsAt ? this.queue.shift() : undefined);
+      if (next) {
+        this.holder = next;
+        next.grant();
+      }
     }
     if (this.waiting > 0 && !this.scheduled) {
       this.scheduled = true;
@@ -123,7 +176,12 @@ export class FairTurns {
   /** A new turn, after the event loop has had its own: a holder that never released is passed over. */
   private readonly turn = (): void => {
     this.scheduled = false;
-    this.turnEndsAt = this.now() + this.turnMs;
+    const now = this.now();
+    // In a lull, a turn serves newcomers only when nobody came since the last one: while they come,
+    // the event loop goes round at once, accepting and reading them (one connection per round).
+    const quiet = this.arrivals === this.arrivalsSeen;
+    this.arrivalsSeen = this.arrivals;
+    this.turnEndsAt = quiet || now >= this.lullEndsAt ? now + this.turnMs : Number.NEGATIVE_INFINITY;
     this.burst = false;
     this.holder = undefined;
     this.passOn();
