@@ -23,7 +23,8 @@
  * each newcomer after it makes it go on, up to `maxLullMs`; a new lull begins only once those sounding
  * have had as long as the last one. In a lull those sounding wait, and a turn serves newcomers only if
  * none came since the turn before: while they come, a turn ends at once and the event loop goes
- * round again, accepting and reading the rest of the burst.
+ * round again, accepting and reading the rest of the burst. A turn in which nobody came and no
+ * newcomer waits ends the lull: the burst is in, and no round is spent idle.
  */
 
 /** How long one renderer goes on before the next one's slice, ms (its chunks and their writes). */
@@ -181,6 +182,8 @@ export class FairTurns {
     // the event loop goes round at once, accepting and reading them (one connection per round).
     const quiet = this.arrivals === this.arrivalsSeen;
     this.arrivalsSeen = this.arrivals;
+    // Nobody came and no newcomer waits: the burst is in, and the lull ends (no round is spent idle).
+    if (quiet && this.newcomers.length === 0) this.lullEndsAt = Math.min(this.lullEndsAt, now);
     this.turnEndsAt = quiet || now >= this.lullEndsAt ? now + this.turnMs : Number.NEGATIVE_INFINITY;
     this.burst = false;
     this.holder = undefined;
