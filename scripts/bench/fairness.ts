@@ -4,7 +4,7 @@ import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiKey, spawnMock } from './http-bench.js';
-import { freePort, memoryOf, resetPeak, root, type Spawned, spawnServer } from './servers.js';
+import { freePort, memoryOf, mockArgs, resetPeak, root, type Spawned, spawnServer } from './servers.js';
 import { percentile, type StreamTiming } from './stream.js';
 
 /** One format's run: the same streams one after another, then all at once, with lists timed meanwhile. */
@@ -152,7 +152,7 @@ async function spawnLoggingMock(): Promise<Spawned> {
     return await spawnServer(
       'mock',
       process.execPath,
-      ['dist/cli/bin.js', 'mock', '--port', String(port), '--config', config],
+      mockArgs('--port', String(port), '--config', config),
       `http://127.0.0.1:${port}`,
       { path: '/v1/voice/list', headers: { 'x-api-key': apiKey } },
     );

@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import { synthesizeToBytes, systemVoices } from '../../audio/index.js';
 import type { VoiceProfile } from '../../audio/types.js';
 import { type LoadResult, load } from './load.js';
-import { cpuMsOf, freePort, memoryOf, resetPeak, root, type Spawned, spawnServer } from './servers.js';
+import {
+  cpuMsOf,
+  freePort,
+  memoryOf,
+  mockArgs,
+  resetPeak,
+  root,
+  type Spawned,
+  spawnServer,
+} from './servers.js';
 import { percentile, type StreamTiming, timeStream } from './stream.js';
 import { streamUpload } from './upload.js';
 
@@ -18,13 +27,7 @@ const listProbe = { path: '/v1/voice/list', headers: auth };
 export async function spawnMock(): Promise<Spawned> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  return spawnServer(
-    'mock',
-    process.execPath,
-    ['dist/cli/bin.js', 'mock', '--port', String(port)],
-    url,
-    listProbe,
-  );
+  return spawnServer('mock', process.execPath, mockArgs('--port', String(port)), url, listProbe);
 }
 
 /** Spawns Prism's static mock on the same YAML, with logging silent. */

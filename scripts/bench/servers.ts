@@ -7,6 +7,21 @@ import { fileURLToPath } from 'node:url';
 /** The repository root, whatever the working directory of the bench. */
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * The Node options `npm start` runs the mock with (package.json "start", between `node` and the
+ * script): the bench's mocks run with them too, so it measures what `npm start` runs.
+ */
+const startNodeOptions: readonly string[] = (() => {
+  const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  const words = String(scripts.start).split(/\s+/);
+  return words.slice(1, words.indexOf('scripts/start.mjs')).filter((word) => word.startsWith('--'));
+})();
+
+/** The arguments of `node` for the built mock (`voice-kit mock ARGS`) as `npm start` runs it. */
+export function mockArgs(...args: string[]): string[] {
+  return [...startNodeOptions, 'dist/cli/bin.js', 'mock', ...args];
+}
+
 /** A server process the bench started, with what it cost to start. */
 export interface Spawned {
   readonly name: string;
