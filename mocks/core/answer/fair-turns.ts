@@ -18,8 +18,8 @@
  *
  * A lull while a burst comes in: Node accepts one connection per round of a busy event loop, so a
  * burst whose first newcomers began sounding was accepted one connection per turn of ~1 ms (50 MP3
- * streams: the median client waited 45–60 ms for its first byte in one run of four, where it waits
- * ~12 ms once all are in). A newcomer that comes while others render begins a lull of `lullMs`, and
+ * streams at once: in about one run of four the median client waited 24–60 ms for its first byte,
+ * where it waits ~12 ms when all are in first; docs/performance.md, the eleventh round). A newcomer that comes while others render begins a lull of `lullMs`, and
  * each newcomer after it makes it go on, up to `maxLullMs`; a new lull begins only once those sounding
  * have had as long as the last one. In a lull those sounding wait, and a turn serves newcomers only if
  * none came since the turn before: while they come, a turn ends at once and the event loop goes
