@@ -4,23 +4,32 @@ import { type V8Collect, v8Collector } from './v8-gc.js';
 /**
  * Gives memory back once a load is over, for a process that is a server of its own (`voice-kit mock`;
  * never `startMockServer` in a user's process, as V8's collector is the process's). Under many streams
- * at once V8 grows its heap, young generation included, and keeps the pages when the load ends: 1,000
- * streams cut after their first bytes left the mock ~120 MB larger for good, while its live heap was
- * back at ~11 MB. V8 gives them back only in a collection that asks it to (`flavor: 'last-resort'`),
- * which it runs on its own only near its limit. So the process checks once a second: when it has been
- * quiet (under 2 % of a core) for ten checks in a row and its heap has grown 16 MiB or more since the
- * smallest quiet reading, it runs that collection once (~20–80 ms, nobody waits for it: nothing is
- * being served). During a load it never runs: the young generation keeps the size V8 chose for the
- * load, which spares 50 streams at once ~20 % of their work in scavenges. Ten seconds, not two: the
- * collection shrinks the young generation to its least, and a load that comes back within seconds (a
- * benchmark's next round, a test suite's next file) paid ~25 % more CPU per list request for it while
- * V8 grew it again (docs/performance.md).
+ * at once V8 grows its heap, young generation included, and Node's sockets hold buffers outside it;
+ * when the load ends, V8 keeps the pages until its next full collection, which an idle process may not
+ * have for a long time: 1,000 streams cut after their first bytes left the mock ~60–120 MB larger,
+ * while its live heap was back at ~11 MB. So the process checks once a second: when it has been quiet
+ * (under 2 % of a core) for ten checks in a row and its heap or its resident memory has grown 16 MiB or
+ * more since the smallest quiet reading, it runs one full collection (~11 ms here; nobody waits for it:
+ * nothing is being served). In a process that allocates next to nothing, V8 then shrinks its young
+ * generation too and frees what the sockets held. During a load it never runs: the young generation
+ * keeps the size V8 chose for the load, which spares 50 streams at once ~20 % of their work in
+ * scavenges.
+ *
+ * A regular collection, not V8's `last-resort` flavour (which this once ran): after a `last-resort`
+ * collection every `node:http` server measured here, a bare one included, answered ~25 % slower for
+ * good (as long as it was measured, 24 s and more), with V8's object-literal and map-transition work
+ * in its runtime instead of its inline caches; a regular one leaves the speed as it was and gives back
+ * as much after the 1,000 cut streams (docs/performance.md, the twelfth round).
  */
 
-/** What the collector reads each check: CPU microseconds used so far, the heap's committed bytes, the clock. */
+/**
+ * What the collector reads each check: CPU microseconds used so far, the heap's committed bytes, the
+ * process's resident bytes (sockets' buffers live outside the heap), the clock.
+ */
 export interface Readings {
   cpuMicros(): number;
   heapBytes(): number;
+  rssBytes(): number;
   nowMs(): number;
 }
 
@@ -31,7 +40,7 @@ export interface QuietCollectOptions {
   readonly quietChecks?: number;
   /** The share of one core under which a check counts as quiet. */
   readonly busyShare?: number;
-  /** Heap growth since the smallest quiet reading that calls for a collection, bytes. */
+  /** Growth of the heap or of the resident memory since its smallest quiet reading that calls for a collection, bytes. */
   readonly grownBytes?: number;
   /** For tests: the readings and the collector (V8's by default, reached when first due). */
   readonly readings?: Readings;
@@ -53,6 +62,7 @@ const processReadings: Readings = {
     return user + system;
   },
   heapBytes: () => getHeapStatistics().total_heap_size,
+  rssBytes: () => process.memoryUsage.rss(),
   nowMs: () => performance.now(),
 };
 
@@ -73,8 +83,9 @@ export function collectWhenQuiet(options: QuietCollectOptions = {}): QuietCollec
   let lastCpu = read.cpuMicros();
   let lastAt = read.nowMs();
   let quietInARow = 0;
-  // The smallest heap seen while quiet (or at the start): what a load grew it from.
-  let baseline = read.heapBytes();
+  // The smallest heap and resident size seen while quiet (or at the start): what a load grew them from.
+  let heapBase = read.heapBytes();
+  let rssBase = read.rssBytes();
   let collections = 0;
   const check = (): void => {
     const cpu = read.cpuMicros();
@@ -85,12 +96,16 @@ export function collectWhenQuiet(options: QuietCollectOptions = {}): QuietCollec
     quietInARow = share < busyShare ? quietInARow + 1 : 0;
     if (quietInARow === 0) return;
     const heap = read.heapBytes();
-    baseline = Math.min(baseline, heap);
-    const collect = quietInARow >= quietChecks && heap - baseline >= grownBytes ? collector() : null;
+    const rss = read.rssBytes();
+    heapBase = Math.min(heapBase, heap);
+    rssBase = Math.min(rssBase, rss);
+    const grown = heap - heapBase >= grownBytes || rss - rssBase >= grownBytes;
+    const collect = quietInARow >= quietChecks && grown ? collector() : null;
     if (!collect) return;
-    collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    collect({ type: 'major', execution: 'sync' });
     collections++;
-    baseline = read.heapBytes();
+    heapBase = read.heapBytes();
+    rssBase = read.rssBytes();
     // The collection's own CPU is not a load: the next check measures from here.
     lastCpu = read.cpuMicros();
     lastAt = read.nowMs();
