@@ -138,12 +138,28 @@ export function roundOrder<T>(round: number, mock: T, bare: T, prism: T): T[] {
   return round % 2 === 1 ? [mock, bare, prism] : [bare, mock, prism];
 }
 
-/** List throughput on the mock, the bare server and Prism, `rounds` interleaved rounds after a warm-up. */
+/** The list section's rows: the interleaved rounds, then the mock and the bare server after a rest. */
+export interface ListThroughput {
+  readonly rows: ThroughputRow[];
+  /**
+   * One more round of the mock and the bare server after `restSeconds` with no load: `voice-kit mock`
+   * runs a collection after ten quiet seconds (common/quiet-collect.ts), and the speed after it is the
+   * speed a user's next load gets. Empty when `restSeconds` is 0.
+   */
+  readonly rested: ThroughputRow[];
+  readonly restSeconds: number;
+}
+
+/**
+ * List throughput on the mock, the bare server and Prism, `rounds` interleaved rounds after a warm-up,
+ * then the mock and the bare server once more after `restSeconds` at rest.
+ */
 export async function listThroughput(
   seconds: number,
   rounds: number,
   warmUpSeconds = 2,
-): Promise<ThroughputRow[]> {
+  restSeconds = 0,
+): Promise<ListThroughput> {
   const mock = await spawnMock();
   const prism = await spawnPrism();
   let bare: Spawned | undefined;
@@ -167,17 +183,22 @@ export async function listThroughput(
     // Warm-up, not recorded: the first seconds of any server (JIT tiers, heap growing) and of the load
     // generator itself are slower, and the first server measured would otherwise pay for them.
     for (const server of [mock, prism, bare]) await load(`${server.url}/v1/voice/list`, auth, warmUpSeconds);
+    const measured = async (server: Spawned, round: number): Promise<ThroughputRow> => {
+      const pid = server.child.pid as number;
+      const cpuBefore = cpuMsOf(pid) ?? Number.NaN;
+      const result = await load(`${server.url}/v1/voice/list`, auth, seconds);
+      const cpuMs = (cpuMsOf(pid) ?? Number.NaN) - cpuBefore;
+      return { server: server.name, round, result, cpuUsPerRequest: (1000 * cpuMs) / result.requests };
+    };
     const rows: ThroughputRow[] = [];
-    for (let round = 1; round <= rounds; round += 1) {
-      for (const server of roundOrder(round, mock, bare, prism)) {
-        const pid = server.child.pid as number;
-        const cpuBefore = cpuMsOf(pid) ?? Number.NaN;
-        const result = await load(`${server.url}/v1/voice/list`, auth, seconds);
-        const cpuMs = (cpuMsOf(pid) ?? Number.NaN) - cpuBefore;
-        rows.push({ server: server.name, round, result, cpuUsPerRequest: (1000 * cpuMs) / result.requests });
-      }
+    for (let round = 1; round <= rounds; round += 1)
+      for (const server of roundOrder(round, mock, bare, prism)) rows.push(await measured(server, round));
+    const rested: ThroughputRow[] = [];
+    if (restSeconds > 0) {
+      await new Promise((resolve) => setTimeout(resolve, restSeconds * 1000));
+      for (const server of [mock, bare]) rested.push(await measured(server, rounds + 1));
     }
-    return rows;
+    return { rows, rested, restSeconds };
   } finally {
     await Promise.all([mock.stop(), prism.stop(), bare?.stop()]);
     rmSync(bodyFile, { force: true });
