@@ -174,7 +174,8 @@ if (want('list')) {
   if (restedMock && restedBare) {
     // The mock's CPU per request after the rest against its own in the rounds: the same process, so the
     // machine's drift between runs does not enter it. The first seconds after a collection cost a little
-    // (100–109 % measured: V8 grows its young generation again); after a last-resort one, 123–140 %.
+    // (100–109 % measured; V8 growing its young generation again, most likely); after a last-resort
+    // one, 121–141 %.
     const slower = restedMock.cpuUsPerRequest / cpu.mock;
     log(
       `round ${rounds + 1}, after ${restSeconds} s at rest: mock ${fmt(restedMock.result.requestsPerSecond, 0)} req/s (${fmt((100 * restedMock.result.requestsPerSecond) / restedBare.result.requestsPerSecond)} % of bare), CPU ${fmt(restedMock.cpuUsPerRequest)} µs/request, ${fmt(100 * slower)} % of its rounds' median`,
