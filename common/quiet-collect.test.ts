@@ -116,12 +116,17 @@ describe('collectWhenQuiet', () => {
   });
 
   // A process of its own (V8's collector is the process's): a load that leaves garbage behind, then quiet.
+  // It judges the heap less its young generation: V8 shrinks the young generation in a collection only
+  // when allocation has been low for seconds (it does after the mock's ten quiet seconds), and this test
+  // waits 0.2 s, so the young generation kept its 64 or 128 MiB in a third of the runs; the old
+  // generation, where the load's garbage lives, is emptied by the collection whatever the rate.
   it("gives V8's heap pages back in a real process once it is quiet", { timeout: 30_000 }, async () => {
     const moduleUrl = new URL('./quiet-collect.ts', import.meta.url).href;
     const script = `
-      import { getHeapStatistics } from 'node:v8';
+      import { getHeapSpaceStatistics } from 'node:v8';
       const { collectWhenQuiet } = await import(${JSON.stringify(moduleUrl)});
-      const heap = () => getHeapStatistics().total_heap_size;
+      const heap = () =>
+        getHeapSpaceStatistics().reduce((sum, s) => (s.space_name === 'new_space' ? sum : sum + s.space_size), 0);
       const quiet = collectWhenQuiet({ everyMs: 100, quietChecks: 2 });
       let keep = [];
       for (let round = 0; round < 40; round++) {
@@ -144,8 +149,9 @@ describe('collectWhenQuiet', () => {
       ),
     );
     expect(out.collections).toBe(1);
-    // The load grew the heap by tens of MiB; after the collection it holds a fraction of that.
-    expect(out.loaded).toBeGreaterThan(48 * MiB);
-    expect(out.after).toBeLessThan(out.loaded / 2);
+    // The load grew the old generation by tens of MiB (57–263 MiB in 30 runs here); the collection
+    // left 8–11 MiB of it.
+    expect(out.loaded).toBeGreaterThan(32 * MiB);
+    expect(out.after).toBeLessThan(out.loaded / 3);
   });
 });
