@@ -23,7 +23,7 @@ import { lazyAudioEngine } from './platform/lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './platform/pinned-storage.js';
 import { createSigner, randomSecret, seedSecret } from './platform/signer.js';
 import { memoryStorage, type Storage } from './platform/storage.js';
-import { warmUp } from './platform/warm-up.js';
+import { type NextTurn, quietTurns, warmUp } from './platform/warm-up.js';
 import { type Target, targetOf } from './request/target.js';
 import { keepExchange } from './state/exchange.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
@@ -125,14 +125,16 @@ export interface MockService {
   /** Resolves once the service is ready to answer (its `populate` option done); rejects if that failed. */
   readonly ready: Promise<void>;
   /**
-   * Sends stream requests nobody hears (warm-up.ts: sixteen texts, a macrotask between two) through a
-   * throwaway service with the same config and audio engine, so the first real stream is nearly as
-   * quick as the next (the Node server calls it once it listens). Changes no state and no answer; only
-   * the engine's memos (`state.caches.engine`) fill. `through`, when given, is then handed the same
-   * throwaway service and the key it used: an adapter warms its own way with it (the Node server sends
-   * three requests through its request handler, warm-up-request.ts).
+   * Sends stream requests nobody hears (warm-up.ts: sixteen texts) through a throwaway service with
+   * the same config and audio engine, so the first real stream is nearly as quick as the next (the
+   * Node server calls it once it listens). Each piece of it waits for a turn of the event loop, and
+   * for none of this service's answers to be under way (quietTurns): real requests go first. Changes
+   * no state and no answer; only the engine's memos (`state.caches.engine`) fill. `through`, when
+   * given, is then handed the same throwaway service, the key it used and those turns: an adapter
+   * warms its own way with them (the Node server sends sixteen requests through its request handler,
+   * warm-up-request.ts). Rejects if the service is closed before the warm-up ends.
    */
-  warm(through?: (spare: MockService, apiKey: string) => Promise<void>): Promise<void>;
+  warm(through?: (spare: MockService, apiKey: string, nextTurn: NextTurn) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -332,11 +334,30 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const violations: string[] = [];
   const answerNow = answerer(deps, options.validateResponses === true, violations, () => controls);
   // Requests wait for the voices the populate option asks for.
-  const answer = (request: CoreRequest): Soon<Answer> => {
+  const answerWhenReady = (request: CoreRequest): Soon<Answer> => {
     if (!ready) return answerNow(request);
-    const again = () => answer(request);
+    const again = () => answerWhenReady(request);
     return ready.then(again, again);
   };
+  // Answers being made (an answer made at once is never counted): the warm-up waits while there are
+  // any, or while audio renders (quietTurns), so that a client's request waits for one piece of it at
+  // most, never for the rest.
+  let answering = 0;
+  const answered = (made: Answer): Answer => {
+    answering--;
+    return made;
+  };
+  const failed = (error: unknown): never => {
+    answering--;
+    throw error;
+  };
+  const answer = (request: CoreRequest): Soon<Answer> => {
+    const made = answerWhenReady(request);
+    if (!(made instanceof Promise)) return made;
+    answering++;
+    return made.then(answered, failed);
+  };
+  let closed = false;
   const controls = controlsOf(deps, store, shift, answer);
   if (secretToKeep !== undefined) void persist(urlSecretChange(secretToKeep)).catch(() => {});
   let ready = populating(options, controls, state, logger, () => {
@@ -360,10 +381,16 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     warm: async (through) => {
       const spare = createMockService({ config: options.config ?? {}, audio, logger: { error: () => {} } });
       const apiKey = config.keys[0]?.key;
-      await warmUp(spare, apiKey, config.maxTextLength);
-      if (through && apiKey !== undefined) await through(spare, apiKey);
+      const nextTurn = quietTurns(
+        sleep,
+        () => answering > 0 || !deps.turns.idle,
+        () => closed,
+      );
+      await warmUp(spare, apiKey, config.maxTextLength, nextTurn);
+      if (through && apiKey !== undefined) await through(spare, apiKey, nextTurn);
     },
     close: async () => {
+      closed = true;
       await deps.storage.close();
       await store.close();
     },

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { PopulateOptions } from '../core/control/populate.js';
 import { offsetClock } from '../core/platform/clock.js';
 import { randomSecret } from '../core/platform/signer.js';
+import type { NextTurn } from '../core/platform/warm-up.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { controlGuard, isLoopbackHost } from './control-guard.js';
 import { tempDirStorage } from './file-storage.js';
@@ -192,9 +193,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   server.on('clientError', answerClientError);
   await listen(server, port, host, own);
   // The audio engine warms in a later turn, so the first answer does not wait for it (readiness);
-  // then this server's own way for a stream, through a throwaway server (warm-up-request.ts).
-  const warmedNode = (spare: MockService, apiKey: string) =>
-    warmNodePath(spare, apiKey, { cors: options.cors ?? true, bodyTimeoutMs });
+  // then this server's own way for a stream, through a throwaway server (warm-up-request.ts). Both
+  // take the service's turns: none while it answers real requests.
+  const warmedNode = (spare: MockService, apiKey: string, nextTurn: NextTurn) =>
+    warmNodePath(spare, apiKey, { cors: options.cors ?? true, bodyTimeoutMs }, nextTurn);
   setImmediate(() => service.warm(warmedNode).catch(() => {}));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
+import type { NextTurn } from '../core/platform/warm-up.js';
 import type { MockService } from '../core/service.js';
 import { controlGuard } from './control-guard.js';
 import { requestHandler } from './request-handler.js';
@@ -35,12 +36,14 @@ const giveUpMs = 2_000;
  * and the throwaway server answers only the one connection it opened itself.
  *
  * @example
- * await service.warm((spare, apiKey) => warmNodePath(spare, apiKey, { cors: true, bodyTimeoutMs: 30_000 }));
+ * await service.warm((spare, apiKey, nextTurn) =>
+ *   warmNodePath(spare, apiKey, { cors: true, bodyTimeoutMs: 30_000 }, nextTurn));
  */
 export async function warmNodePath(
   spare: MockService,
   apiKey: string,
   options: { readonly cors: boolean; readonly bodyTimeoutMs: number },
+  nextTurn: NextTurn = () => new Promise((resolve) => setImmediate(resolve)),
 ): Promise<void> {
   // A key no header can carry is not sent (the config allows any string).
   if (/[\r\n]/.test(apiKey)) return;
@@ -66,8 +69,9 @@ export async function warmNodePath(
       await oneStream(port, apiKey, (local) => {
         ownPort = local;
       });
-      // A macrotask between them: a real request that came meanwhile is answered first.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // A turn between them (the service's: none while it answers real requests), so that a real
+      // request that came meanwhile is answered first.
+      await nextTurn();
     }
   } finally {
     await new Promise<void>((resolve) => {

@@ -84,3 +84,102 @@ describe('warmUp() under a small maxTextLength', () => {
     expect(Math.max(...lengths)).toBe(300);
   });
 });
+
+describe('quietTurns(): the warm-up goes on only when the service is not answering', () => {
+  it('resolves after a turn when idle, waits while busy, and rejects once closed', async () => {
+    const { quietTurns } = await import('./warm-up.js');
+    const sleeps: number[] = [];
+    const sleep = (ms: number) => {
+      sleeps.push(ms);
+      return new Promise<void>((resolve) => setTimeout(resolve, ms));
+    };
+    let busy = false;
+    let closed = false;
+    const nextTurn = quietTurns(
+      sleep,
+      () => busy,
+      () => closed,
+    );
+    await nextTurn();
+    expect(sleeps).toEqual([0]);
+    busy = true;
+    let went = false;
+    const waiting = nextTurn().then(() => {
+      went = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(went).toBe(false);
+    busy = false;
+    await waiting;
+    expect(went).toBe(true);
+    // It looked again every millisecond while busy, after the turn's own yield.
+    expect(sleeps[1]).toBe(0);
+    expect(sleeps.slice(2).length).toBeGreaterThan(3);
+    expect(sleeps.slice(2).every((ms) => ms === 1)).toBe(true);
+    busy = true;
+    const stopped = nextTurn();
+    closed = true;
+    await expect(stopped).rejects.toThrow(/closed/);
+  });
+});
+
+describe('service.warm(): real requests go first', () => {
+  it('holds its passes while a real answer is under way, goes on after it, and stops when the service closes', async () => {
+    const service = createMockService({ seed: 7, logger: { error: () => {} } });
+    const engine = service.state.caches.engine as unknown as { size: number };
+    // A real stream request whose body has not all come: its answer is under way until the body ends.
+    let sendRest: (() => void) | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const json = new TextEncoder().encode(
+          JSON.stringify({ generate_text: 'The real one, heard first.' }),
+        );
+        controller.enqueue(json.subarray(0, 10));
+        sendRest = () => {
+          controller.enqueue(json.subarray(10));
+          controller.close();
+        };
+      },
+    });
+    const real = service.answer({
+      method: 'POST',
+      url: 'http://mock.test/v1/text-to-speech/stream',
+      headers: new Headers({ 'Content-Type': 'application/json', 'X-API-Key': 'mock-key' }),
+      body,
+      signal: new AbortController().signal,
+    });
+    let warmed = false;
+    const warming = service.warm().then(() => {
+      warmed = true;
+    });
+    // The first piece of the first pass goes (it was due before anyone asked), then nothing more.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const held = engine.size;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(warmed).toBe(false);
+    expect(engine.size).toBe(held);
+    sendRest?.();
+    const answer = (await real) as { status: number; source?: { cancel(): void } };
+    expect(answer.status).toBe(200);
+    answer.source?.cancel();
+    await warming;
+    expect(warmed).toBe(true);
+    expect(engine.size).toBeGreaterThan(held);
+
+    // Held again by a request under way, the warm-up ends when the service closes.
+    const other = createMockService({ seed: 7, logger: { error: () => {} } });
+    const never = other.answer({
+      method: 'POST',
+      url: 'http://mock.test/v1/text-to-speech/stream',
+      headers: new Headers({ 'Content-Type': 'application/json', 'X-API-Key': 'mock-key' }),
+      body: new ReadableStream<Uint8Array>({ start() {} }),
+      signal: new AbortController().signal,
+    });
+    void Promise.resolve(never).catch(() => {});
+    const stopped = other.warm();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await other.close();
+    await expect(stopped).rejects.toThrow(/closed/);
+    await service.close();
+  });
+});

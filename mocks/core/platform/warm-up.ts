@@ -38,6 +38,39 @@ const firstPassChars = 600;
 /** Only the first chunks of each pass are rendered: the code is compiled by then, and more is only work. */
 const chunksRendered = 8;
 
+/**
+ * Resolves when the warm-up may do its next piece of work: after the event loop has had a turn (so
+ * whatever came meanwhile is read and answered first), and, from a service, not while it is answering
+ * real requests. May reject (the service closed): the warm-up then stops.
+ */
+export type NextTurn = () => Promise<void>;
+
+/** A macrotask: what a warm-up given no service's turns waits for between its pieces. */
+const macrotask: NextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** How long the warm-up waits before it looks again whether the service is still busy, ms. */
+const busyPauseMs = 1;
+
+/**
+ * The turns a service gives its warm-up: the next turn of the event loop (`sleep(0)`, a macrotask
+ * that lets pending I/O in, without setTimeout's 1 ms), then, while `busy()` (real requests are being
+ * answered, or their audio renders), a wait of a millisecond at a time. Rejects once `closed()`.
+ *
+ * @example
+ * await warmUp(spare, apiKey, maxTextLength, quietTurns(sleep, () => answering > 0, () => closed));
+ */
+export function quietTurns(
+  sleep: (ms: number) => Promise<void>,
+  busy: () => boolean,
+  closed: () => boolean,
+): NextTurn {
+  return async () => {
+    await sleep(0);
+    while (busy() && !closed()) await sleep(busyPauseMs);
+    if (closed()) throw new Error('the service closed during its warm-up');
+  };
+}
+
 /** What the warm-up needs of a service: its answer. */
 interface Answering {
   answer(request: CoreRequest): unknown;
@@ -47,9 +80,11 @@ interface Answering {
  * Stream requests nobody hears, answered by a throwaway service (`spare`, made with the same engine
  * and config) and dropped after their first chunks, so that the first real stream need not wait for
  * the lazy imports, first compilations and memos on its way (~80 ms of its first byte on a fresh
- * mock here before any warm-up). The passes are separate requests with a turn of the event loop
- * between them, so a request that comes meanwhile (the first list, a
- * readiness probe) waits for one pass at most, never for the whole warm-up. The real service's state
+ * mock here before any warm-up). The passes are separate requests, and every pass and every chunk of
+ * one waits for `nextTurn` (the service's: a turn of the event loop, and none while the real service
+ * is answering), so a request that comes meanwhile (the first list, a readiness probe, a client's
+ * first stream) waits for one chunk's work at most, and the warm-up then waits for it, never the other
+ * way round (docs/performance.md, the thirteenth round). The real service's state
  * (ledger, request log) never sees them; only the engine's memos fill (they show in
  * `state.caches.engine`, and reset empties them), and they hold results of pure functions of the
  * text, so no answer changes. WAV only: the MP3 encoder (lamejs, ~25 ms to load) is still loaded by
@@ -62,20 +97,20 @@ export async function warmUp(
   spare: Answering,
   apiKey: string | undefined,
   maxTextLength = Number.POSITIVE_INFINITY,
+  nextTurn: NextTurn = macrotask,
 ): Promise<void> {
   if (apiKey === undefined) return;
   for (let pass = 1; pass <= warmUpPasses; pass++) {
     // The first pass is short: everything it meets is compiled for the first time, and a readiness
     // probe that arrives meanwhile waits for it. No pass is longer than the config lets a text be.
     const text = `${pass}. ${words.slice(0, pass === 1 ? firstPassChars : passChars)}`;
-    await warmPass(spare, apiKey, text.slice(0, maxTextLength));
-    // A macrotask between passes: whatever came meanwhile is answered before the next pass starts.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await warmPass(spare, apiKey, text.slice(0, maxTextLength), nextTurn);
+    await nextTurn();
   }
 }
 
-/** One stream request nobody hears: its first chunks rendered, then cancelled. */
-async function warmPass(spare: Answering, apiKey: string, text: string): Promise<void> {
+/** One stream request nobody hears: its first chunks rendered, each in a turn of its own, then cancelled. */
+async function warmPass(spare: Answering, apiKey: string, text: string, nextTurn: NextTurn): Promise<void> {
   const body = new TextEncoder().encode(JSON.stringify({ generate_text: text }));
   const request: CoreRequest = {
     method: 'POST',
@@ -92,6 +127,9 @@ async function warmPass(spare: Answering, apiKey: string, text: string): Promise
   const answer = (await spare.answer(request)) as Partial<StreamAnswer>;
   const source = answer.source;
   if (!source) return;
-  for (let i = 0; i < chunksRendered && (await source.pull()) !== undefined; i++);
-  source.cancel();
+  try {
+    for (let i = 0; i < chunksRendered && (await source.pull()) !== undefined; i++) await nextTurn();
+  } finally {
+    source.cancel();
+  }
 }
