@@ -61,6 +61,8 @@ const machine = {
 const results: Record<string, unknown> = { machine, smoke };
 const targets: { target: string; value: string; met: boolean }[] = [];
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
+/** A growth with its sign: +3.2, or -15.8 for memory given back. */
+const signed = (n: number, digits = 1) => (n >= 0 ? `+${fmt(n, digits)}` : fmt(n, digits));
 const log = (line: string) => process.stdout.write(`${line}\n`);
 // Steal time per section: how much of the machine the host took away while each was measured.
 const steal: Record<string, number | undefined> = {};
@@ -284,7 +286,7 @@ if (want('fairness')) {
   );
   targets.push({
     target: `fairness: ${cut.streams} streams cut mid-way, memory within 20 MB of baseline ${cut.settleMs / 1000} s after`,
-    value: `${cut.sounded}/${cut.streams} sounded, +${fmt(cut.growthAfterMB)} MB (bare node:http +${fmt(cut.bareGrowthAfterMB)} MB)`,
+    value: `${cut.sounded}/${cut.streams} sounded, ${signed(cut.growthAfterMB)} MB (bare node:http ${signed(cut.bareGrowthAfterMB)} MB)`,
     met: cut.sounded === cut.streams && cut.growthAfterMB <= 20,
   });
   stolen('fairness');
@@ -314,7 +316,7 @@ if (want('complete')) {
   const whole = fast.readings.every((r) => r.ended && !r.chunked && r.bytes === r.contentLength);
   targets.push({
     target: `complete: peak RSS growth ≤ 160 MB for ${clients} × ${characters.toLocaleString('en')} characters at 0.25, fast and slow readers`,
-    value: `fast +${fmt(fast.peakGrowthMB)} MB, slow +${fmt(slow.peakGrowthMB)} MB${whole ? '' : ', a body not whole'}`,
+    value: `fast ${signed(fast.peakGrowthMB)} MB, slow ${signed(slow.peakGrowthMB)} MB${whole ? '' : ', a body not whole'}`,
     met: whole && fast.peakGrowthMB <= 160 && slow.peakGrowthMB <= 160,
   });
   stolen('complete');
@@ -427,7 +429,7 @@ if (want('concurrency')) {
   );
   targets.push({
     target: `concurrency: ${c.streams} streams complete, memory within 20 MB of baseline`,
-    value: `${c.completed}/${c.streams}, +${fmt(c.growthAfterMB)} MB`,
+    value: `${c.completed}/${c.streams}, ${signed(c.growthAfterMB)} MB`,
     met: c.completed === c.streams && c.identicalSizes && c.growthAfterMB <= 20,
   });
   stolen('concurrency');
@@ -444,7 +446,7 @@ if (want('keyless')) {
   log('\n## Memory kept for clients (RSS and heap after a full GC in the mock)');
   const line = (name: string, r: typeof urls) =>
     log(
-      `${name}: statuses ${JSON.stringify(r.statuses)}; RSS ${fmt(r.rssBeforeMB)} MB before, +${fmt(r.rssGrowthMB)} MB after; heap +${fmt(r.heapGrowthMB)} MB`,
+      `${name}: statuses ${JSON.stringify(r.statuses)}; RSS ${fmt(r.rssBeforeMB)} MB before, ${signed(r.rssGrowthMB)} MB after; heap ${signed(r.heapGrowthMB)} MB`,
     );
   line(`${requests} keyless GETs, 15,000-character paths, 64 Hosts`, urls);
   line(
@@ -453,12 +455,12 @@ if (want('keyless')) {
   );
   targets.push({
     target: `keyless: ${requests} requests with 15,000-character paths keep ≤ 96 MB of RSS`,
-    value: `+${fmt(urls.rssGrowthMB)} MB`,
+    value: `${signed(urls.rssGrowthMB)} MB`,
     met: urls.rssGrowthMB <= 96,
   });
   targets.push({
     target: `keyless: ${clients} held 1 MiB JSON bodies keep ≤ 160 MB of RSS`,
-    value: `+${fmt(held.rssGrowthMB)} MB`,
+    value: `${signed(held.rssGrowthMB)} MB`,
     met: held.rssGrowthMB <= 160,
   });
   stolen('keyless');
@@ -567,13 +569,13 @@ if (want('proxy')) {
   }
   targets.push({
     target: `proxy: RSS growth ≤ 64 MB during a ${fmt(p.upload.bytes / 1e6, 0)} MB upload`,
-    value: `+${fmt(p.upload.peakGrowthMB)} MB (HTTP ${p.upload.status})`,
+    value: `${signed(p.upload.peakGrowthMB)} MB (HTTP ${p.upload.status})`,
     met: p.upload.status === 200 && p.upload.peakGrowthMB <= 64,
   });
   for (const r of p.inFlight.filter((row) => row.budgetBytes < 2 ** 50))
     targets.push({
       target: `proxy: RSS growth ≤ 160 MB with ${r.exchanges} 2 MiB JSON ${r.side === 'request' ? 'request bodies' : 'answers'} in flight`,
-      value: `+${fmt(r.peakGrowthMB)} MB (unbounded: +${fmt(p.inFlight.find((u) => u.side === r.side && u.budgetBytes >= 2 ** 50)?.peakGrowthMB ?? Number.NaN)} MB)`,
+      value: `${signed(r.peakGrowthMB)} MB (unbounded: ${signed(p.inFlight.find((u) => u.side === r.side && u.budgetBytes >= 2 ** 50)?.peakGrowthMB ?? Number.NaN)} MB)`,
       met: r.peakGrowthMB <= 160,
     });
   stolen('proxy');
