@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { holdTickShape } from '../common/tick-shape.js';
 import { youngSweep } from '../common/young-sweep.js';
 import { createJudge, type Judge, type JudgeOptions } from '../judge/judge.js';
 import type { KeyScope } from '../judge/session.js';
@@ -164,6 +165,8 @@ function judgeOf(options: ProxyOptions): Judge {
 
 /** The server, listening; a malformed request line or head gets Node's 400 and the proxy stays up. */
 async function listen(options: ProxyOptions, handle: http.RequestListener): Promise<http.Server> {
+  // nextTick stays on V8's fast path after collections that find no tick alive (common/tick-shape.ts).
+  holdTickShape();
   const server = http.createServer({ noDelay: true, keepAlive: true }, handle);
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
