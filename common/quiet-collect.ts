@@ -19,7 +19,11 @@ import { type V8Collect, v8Collector } from './v8-gc.js';
  * collection every `node:http` server measured here, a bare one included, answered ~25 % slower for
  * good (as long as it was measured, 24 s and more), with V8's object-literal and map-transition work
  * in its runtime instead of its inline caches; a regular one leaves the speed as it was and gives back
- * as much after the 1,000 cut streams (docs/performance.md, the twelfth round).
+ * as much after the 1,000 cut streams (docs/performance.md, the twelfth round). Why: a `last-resort`
+ * collection collects several times in a row, which frees the hidden classes of Node's tick entries
+ * unless one is held (tick-shape.ts, the fourteenth round). A regular one still costs the next load's
+ * first seconds a re-optimization of Node's HTTP code (+0.7–2.4 µs a request over the 3 s after it, in
+ * 8 of 9 runs; same round).
  */
 
 /**
