@@ -16,8 +16,9 @@ import type { Signer } from './platform/signer.js';
 import type { Storage } from './platform/storage.js';
 import type { Preferences } from './request/scenario.js';
 import type { EngineCaches } from './state/caches.js';
+import type { StateDecisions } from './state/decisions.js';
 import type { MockState } from './state/mock-state.js';
-import type { StateChange } from './state/state-store.js';
+import type { SharedJournal, StateChange } from './state/state-store.js';
 import type { Caller } from './state/tenancy.js';
 
 /** What the mock needs from the audio engine (audio); injectable so tests can observe it. */
@@ -64,6 +65,10 @@ export interface ServiceDeps {
    * Rejects when it could not be stored, after putting memory back to what is stored.
    */
   readonly persist: (change: StateChange) => Promise<void>;
+  /** Where saves, uploads, deletes and charges are decided: this mock's memory, or a shared store. */
+  readonly decide: StateDecisions;
+  /** The journal of every mock of a shared store; undefined for a mock alone (state.requests is its journal). */
+  readonly sharedJournal?: SharedJournal | undefined;
   /** The live state; read it through here, since reset() and restore() replace its parts. */
   readonly state: MockState;
 }

@@ -1,4 +1,4 @@
-import { errors } from '../../openapi/contract.js';
+import { errors, limits } from '../../openapi/contract.js';
 import { parseProfile } from '../../profile/parse.js';
 import type { Profile } from '../../profile/types.js';
 import { parseConfig } from '../config/parse-config.js';
@@ -26,9 +26,16 @@ import { memoryStorage, type Storage } from './platform/storage.js';
 import { type NextTurn, quietTurns, warmUp } from './platform/warm-up.js';
 import { type Target, targetOf } from './request/target.js';
 import { keepExchange } from './state/exchange.js';
+import { localDecisions } from './state/local-decisions.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
 import { clockChange, persistedState, snapshotChange, urlSecretChange } from './state/persisted-rows.js';
-import { memoryStore, type StateChange, type StateRow, type StateStore } from './state/state-store.js';
+import {
+  memoryStore,
+  type SharedStore,
+  type StateChange,
+  type StateRow,
+  type StateStore,
+} from './state/state-store.js';
 import { callersOf } from './state/tenancy.js';
 
 /** Everything a mock service can be given; every field has a default. */
@@ -198,17 +205,65 @@ function persister(
     if (!store.durable) return done;
     return store.commit(change).catch(async (error: unknown) => {
       try {
-        const back = persistedState(await store.read());
-        state.restore(back.snapshot);
-        clock.reset?.();
-        shift.ms = back.clockAdvancedMs;
-        clock.advance(shift.ms);
+        loadRows(await store.read(), state, clock, shift);
       } catch (readError) {
         logger.error('the state store cannot be read back after a failed write', readError);
       }
       throw new Error(`the state could not be stored, nothing was changed: ${(error as Error).message}`);
     });
   };
+}
+
+/** Puts memory (state and clock) to what a store's rows hold. */
+function loadRows(rows: readonly StateRow[], state: MockState, clock: Clock, shift: ClockShift): void {
+  const back = persistedState(rows);
+  state.restore(back.snapshot);
+  clock.reset?.();
+  shift.ms = back.clockAdvancedMs;
+  clock.advance(shift.ms);
+}
+
+/**
+ * Brings a mock's memory up to what a shared store holds, before each request: one question to the
+ * store (has anything changed?), and the whole state read again when it has. Requests that arrive
+ * while a check runs wait for the next one, which starts after them (a change acknowledged to their
+ * client by another mock is then seen); one check serves them all.
+ */
+function follower(
+  shared: SharedStore,
+  state: MockState,
+  clock: Clock,
+  shift: ClockShift,
+): () => Promise<void> {
+  let known: number | undefined;
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const check = async () => {
+    const changed = await shared.changedSince(known);
+    if (!changed) return;
+    loadRows(changed.rows, state, clock, shift);
+    known = changed.version;
+  };
+  const sync = (): Promise<void> => {
+    if (!running) {
+      running = check().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+    next ??= running.then(
+      () => {
+        next = undefined;
+        return sync();
+      },
+      () => {
+        next = undefined;
+        return sync();
+      },
+    );
+    return next;
+  };
+  return sync;
 }
 
 /** What the control API and the service's own methods can do: reset, snapshot, restore, the clock, populate. */
@@ -230,9 +285,12 @@ function controlsOf(
       deps.clock.reset?.();
       shift.ms = 0;
       await persist(snapshotChange(state.snapshot(), 0));
+      await deps.sharedJournal?.clear();
       await storage.removeDropped(dropped, since);
     },
     advanceClock: async (ms: number) => {
+      // Shared: added to the stored advance in one statement, so that moves on two mocks add up.
+      if (store.shared) return store.shared.advanceClock(ms);
       deps.clock.advance(ms);
       shift.ms += ms;
       await persist(clockChange(shift.ms));
@@ -322,6 +380,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     clock,
     storage: pinnedStorage(options.storage ?? memoryStorage()),
     persist,
+    decide:
+      store.shared?.decisions({
+        freeCloneUses: config.freeCloneUses,
+        uploadsPerHour: config.uploadsPerHour,
+        uploadWindowMs: limits.uploadRateWindowSeconds.value * 1000,
+      }) ?? localDecisions(state, persist),
+    sharedJournal: store.shared?.journal,
     signer: createSigner(seedSecret(seed), state.caches.signatures),
     // Without an explicit seed nobody can forge a voice_url; with one, runs are reproducible instead.
     urlSigner: createSigner(urlSecret, state.caches.urlSignatures),
@@ -351,8 +416,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     answering--;
     throw error;
   };
+  // A mock of a shared store answers from memory brought up to the store's state first.
+  const shared = store.shared && follower(store.shared, state, clock, shift);
+  const answerSynced = shared
+    ? (request: CoreRequest): Soon<Answer> => shared().then(() => answerWhenReady(request))
+    : answerWhenReady;
   const answer = (request: CoreRequest): Soon<Answer> => {
-    const made = answerWhenReady(request);
+    const made = answerSynced(request);
     if (!(made instanceof Promise)) return made;
     answering++;
     return made.then(answered, failed);
@@ -455,7 +525,8 @@ function answerer(
       const entry = logEntry(request, handled, deps, target.pathname, durationMs);
       const streamed = answer instanceof StreamAnswer ? answer : undefined;
       const exchange = keepExchange(request, answer, handled.received);
-      state.requests.add(entry, streamed, handled.sent, exchange);
+      const added = state.requests.add(entry, streamed, handled.sent, exchange);
+      deps.sharedJournal?.append(added);
     } catch (error) {
       logger.error(`the request log could not record ${request.method} ${target.pathname}`, error);
     }

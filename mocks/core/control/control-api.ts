@@ -202,6 +202,9 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
         return render(
           fail('invalidRequest', `after must be a request number (0 or more), got ${JSON.stringify(after)}`),
         );
+      // A mock of a shared store lists the journal of every mock of it.
+      if (deps.sharedJournal)
+        return ok(await deps.sharedJournal.list(Number(after), deps.config.requestLogSize));
       return ok(deps.state.requests.list(Number(after)));
     },
   },

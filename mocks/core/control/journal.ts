@@ -107,6 +107,7 @@ async function clear(request: CoreRequest, deps: ServiceDeps): Promise<Answer> {
   await drain(request.body);
   const cleared = deps.state.requests.position.size;
   deps.state.requests.clear();
+  if (deps.sharedJournal) return ok({ cleared: await deps.sharedJournal.clear() });
   return ok({ cleared });
 }
 

@@ -2,7 +2,6 @@ import { voiceId as voiceIdRule } from '../../../openapi/contract.js';
 import type { ServiceDeps } from '../context.js';
 import { reservedIds } from '../operations/voice-save.js';
 import { concat } from '../platform/storage.js';
-import { voicesChange } from '../state/persisted-rows.js';
 import type { VoiceRecord } from '../state/voices.js';
 
 /** What POST /__mock/populate, `--populate N` and `createMockService({ populate })` ask for. */
@@ -161,8 +160,14 @@ export async function populateVoices(deps: ServiceDeps, options: PopulateOptions
     for (const voice of made) await deps.storage.remove(voice.audioId).catch(() => {});
     throw error;
   }
-  const records = made.map((record) => deps.state.voices.commit(record));
-  await deps.persist(voicesChange(deps.state, records));
+  for (const voice of planned) deps.state.voices.release(space, voice.id);
+  let records: Awaited<ReturnType<typeof deps.decide.addVoices>>;
+  try {
+    records = await deps.decide.addVoices(made);
+  } catch (error) {
+    for (const voice of made) await deps.storage.remove(voice.audioId).catch(() => {});
+    throw error;
+  }
   return {
     created: records.length,
     voices: planned.map((v) => ({ voice_id: v.id, name: v.name, created_at: v.createdAt })),

@@ -7,7 +7,6 @@ import { type Failure, fail, quoted } from '../answer/envelope.js';
 import { audioChunks } from '../answer/synthesis-body.js';
 import type { Operation, OperationContext } from '../context.js';
 import type { CompleteAudio } from '../state/complete-audio-cache.js';
-import { charactersChange } from '../state/persisted-rows.js';
 
 /** The synthesis request body of §2.4, after the OpenAPI validation (the type generated from the YAML). */
 type SynthesisBody = SynthesisRequestBody;
@@ -117,7 +116,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
     const body = context.body as SynthesisBody;
     const checked = check(context, body);
     if ('kind' in checked) return checked;
-    const { config, audio, state } = context.deps;
+    const { config, audio } = context.deps;
     const request: SynthesisRequest = {
       text: body.generate_text,
       voice: checked.voice,
@@ -127,8 +126,7 @@ function synthesisOperation(mode: 'complete' | 'stream'): Operation {
       ...(body.emotion_class !== undefined ? { emotion: body.emotion_class } : {}),
       ...(body.language !== undefined ? { language: body.language } : {}),
     };
-    state.ledger.recordCharacters(context.caller.account, codePoints(body.generate_text));
-    await context.deps.persist(charactersChange(state, context.caller.account));
+    await context.deps.decide.chargeCharacters(context.caller.account, codePoints(body.generate_text));
     const audioHeaders = (meta: CompleteAudio['meta']): Record<string, string> => {
       if (checked.format !== 'pcm') return { 'Content-Type': meta.mediaType };
       return {

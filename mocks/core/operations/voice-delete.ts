@@ -2,7 +2,6 @@ import { mockWarningHeader, normalizeVoiceId } from '../../../openapi/contract.j
 import { fail, failureAnswer, ok, quoted } from '../answer/envelope.js';
 import { dataFor } from '../calibration.js';
 import type { Operation } from '../context.js';
-import { voiceRemovedChange } from '../state/persisted-rows.js';
 
 /**
  * DELETE /v1/voice/{voice_id} (§4.4): removes a custom voice of the caller's organization and
@@ -15,8 +14,7 @@ export const voiceDelete: Operation = async ({ caller, pathParams, deps }) => {
   const system = deps.audio.systemVoices.some((v) => v.id === id) || id === deps.config.defaultVoice;
   if (system) return fail('systemVoiceNotDeletable', `${id} is a system voice and cannot be deleted`);
   const space = caller.voiceSpace;
-  const removed = deps.state.voices.remove(space, id);
-  if (removed) await deps.persist(voiceRemovedChange(removed));
+  const removed = await deps.decide.deleteVoice(space, id);
   // The bytes go only once no stored voice names them.
   if (removed?.ownsAudio) await deps.storage.remove(removed.audioId);
   // Success is right (§4.4: idempotent, ids exactly as returned), but deleting "My_Voice" when the

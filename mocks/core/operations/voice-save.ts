@@ -6,8 +6,8 @@ import { type Calibration, dataFor } from '../calibration.js';
 import type { Operation, OperationContext } from '../context.js';
 import { unixSeconds } from '../platform/clock.js';
 import { loadReference } from '../reference/reference-audio.js';
+import type { VoiceClaim } from '../state/decisions.js';
 import type { UploadAnalysis } from '../state/mock-state.js';
-import { voiceChange } from '../state/persisted-rows.js';
 
 const containerTypes: Record<string, string> = {
   wav: 'audio/wav',
@@ -65,17 +65,17 @@ export const voiceSave: Operation = async (context) => {
   const id = normalizeVoiceId(body.voice_id);
   const refused = checkNewVoiceId(id, reservedIds(context));
   if (refused) return refused;
-  const space = caller.voiceSpace;
-  if (!deps.state.voices.reserve(space, id))
-    return fail('voiceIdTaken', `voice_id ${quoted(id)} already exists`);
-  const voices = deps.state.voices;
+  const taken = () => fail('voiceIdTaken', `voice_id ${quoted(id)} already exists`);
+  const claim = await deps.decide.claimVoice(caller.voiceSpace, id);
+  if (!claim) return taken();
   try {
-    const created = await createVoice(context, id, body.ref_audio);
+    const created = await createVoice(context, id, body.ref_audio, claim);
     if (isFailure(created)) return created;
+    if (created === 'taken') return taken();
     const { saveData } = deps.calibration;
     return ok(saveData ? dataFor(saveData, id) : { voice_id: id });
   } finally {
-    voices.release(space, id);
+    claim.release();
   }
 };
 
@@ -125,7 +125,13 @@ function exclusiveBoundary(
   return undefined;
 }
 
-async function createVoice(context: OperationContext, id: string, ref: string): Promise<Failure | undefined> {
+/** Undefined once the voice is saved; 'taken' when another mock of a shared state saved the id first. */
+async function createVoice(
+  context: OperationContext,
+  id: string,
+  ref: string,
+  claim: VoiceClaim,
+): Promise<Failure | 'taken' | undefined> {
   const { caller, deps } = context;
   const reference = await loadReference(deps, caller, ref);
   if (isFailure(reference)) return reference;
@@ -153,7 +159,7 @@ async function createVoice(context: OperationContext, id: string, ref: string): 
     await writer.close();
   }
   const createdAt = unixSeconds(deps.clock);
-  const voice = deps.state.voices.commit({
+  const voice = await claim.save({
     voiceId: id,
     space: caller.voiceSpace,
     createdAt,
@@ -164,7 +170,8 @@ async function createVoice(context: OperationContext, id: string, ref: string): 
     account: caller.account,
     profile: deps.audio.profileFromReference(id, { pitchHz: analysis.pitchHz }, deps.seed),
   });
-  deps.state.ledger.recordCreation(caller.account, id, createdAt);
-  await deps.persist(voiceChange(deps.state, voice));
-  return undefined;
+  if (voice) return undefined;
+  // Bytes fetched for this voice alone are named by no voice now.
+  if (!reference.uploadId) await deps.storage.remove(audioId).catch(() => {});
+  return 'taken';
 }

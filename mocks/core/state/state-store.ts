@@ -1,10 +1,14 @@
+import type { DecisionRules, StateDecisions } from './decisions.js';
+import type { RequestLogEntry } from './request-log.js';
+
 /**
- * Where the mock's state is kept beyond memory. The core decides everything in memory, synchronously
- * (one winner of racing saves, exact quotas), and hands each change to a StateStore, whose commit the
- * operation awaits before its answer is built: with a durable store an answer is sent only once what
- * it says is on disk. The in-memory store keeps nothing and costs nothing; the Node adapter's SQLite
- * store (mocks/node/state-dir.ts) keeps a state directory; a shared store (Postgres for several
- * replicas) would be one more implementation of this port.
+ * Where the mock's state is kept beyond memory. A mock alone decides in memory, synchronously (one
+ * winner of racing saves, exact quotas: decisions.ts), and hands each change to a StateStore, whose
+ * commit the operation awaits before its answer is built: with a durable store an answer is sent only
+ * once what it says is on disk. The in-memory store keeps nothing and costs nothing; the Node
+ * adapter's SQLite store (mocks/node/state-dir.ts) keeps a state directory. A store shared by several
+ * mocks (replicas: the Node adapter's PostgreSQL store) decides itself (`shared`), and each mock's
+ * memory is a copy of it, brought up to date before each request.
  *
  * The state is kept as rows of a few tables, each row a JSON value under a key.
  */
@@ -48,6 +52,31 @@ export interface StateStore {
   /** Every row as stored now: what the service loads at start, and rolls back to after a failed commit. */
   read(): Promise<StateRow[]>;
   close(): Promise<void>;
+  /** Present when several mocks share this store: it decides, and keeps the journal of them all. */
+  readonly shared?: SharedStore;
+}
+
+/** What a store shared by several mocks does beyond keeping rows. */
+export interface SharedStore {
+  /** The decisions under the mock's rules. */
+  decisions(rules: DecisionRules): StateDecisions;
+  /** Every row as stored now, when anything changed since `version` (undefined at start); else undefined. */
+  changedSince(version: number | undefined): Promise<{ version: number; rows: StateRow[] } | undefined>;
+  /** Moves the shared clock forward by `ms` (every mock of the store follows). */
+  advanceClock(ms: number): Promise<void>;
+  readonly journal: SharedJournal;
+}
+
+/** A journal entry as the shared journal lists it: numbered by the store, with the mock that answered. */
+export type SharedJournalEntry = RequestLogEntry & { replica: string };
+
+/** The request journal of every mock of a shared store. */
+export interface SharedJournal {
+  /** Adds an entry of this mock (written soon after, in order; never delays the answer). */
+  append(entry: RequestLogEntry): void;
+  /** The most recent entries (at most the log's size), oldest first; only those numbered above `after`. */
+  list(after: number, limit: number): Promise<SharedJournalEntry[]>;
+  clear(): Promise<number>;
 }
 
 const done = Promise.resolve();
