@@ -63,6 +63,10 @@ function program(): CAC {
       'Keep the whole state in this directory (created when missing) across restarts and kill -9 (see docs/persistence.md)',
     )
     .option(
+      '--state-url <url>',
+      'Keep the whole state in this PostgreSQL database, postgres://user:password@host:5432/db: mocks given the same URL are replicas of one service (see docs/replicas.md)',
+    )
+    .option(
       '--repair',
       'With --state-dir: start without the voices and uploads whose recording is missing or damaged, listing each on stderr (the files are moved into <dir>/damaged/)',
     )

@@ -41,6 +41,8 @@ interface MockFlags {
   /** false with --no-cors. */
   cors: boolean;
   stateDir?: string;
+  /** A PostgreSQL URL: the state shared by every mock given it (--state-url). */
+  stateUrl?: string;
   /** true with --repair: start without the damaged entries of the state dir. */
   repair?: boolean;
   /** How many fake voices to start with (--populate). */
@@ -72,11 +74,13 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   let bodyTimeoutMs: number | undefined;
   let populate: number | undefined;
   let stateDir: string | undefined;
+  let stateUrl: string | undefined;
   let profile: { profile: Profile; source: string } | undefined;
   try {
     populate = flags.populate === undefined ? undefined : integerFlag('--populate', flags.populate, 1, 1000);
     stateDir = flags.stateDir === undefined ? undefined : String(flags.stateDir);
     if (stateDir === '') throw new ConfigError(['--state-dir: expected a directory']);
+    stateUrl = flags.stateUrl === undefined ? undefined : String(flags.stateUrl);
     port = portOf(flags, env);
     seed = flags.seed === undefined ? undefined : integerFlag('--seed', flags.seed, 0, 2 ** 32 - 1);
     bodyTimeoutMs =
@@ -89,10 +93,20 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
       config = file.config;
       // --state-dir wins over the file's "stateDir", --profile over its "profile".
       stateDir ??= file.stateDir;
+      stateUrl ??= file.stateUrl;
       if (file.profile && flags.profile === undefined)
         profile = { profile: file.profile, source: file.profileSource ?? flags.config };
     }
     if (flags.profile !== undefined) profile = await profileFlag(String(flags.profile));
+    if (stateUrl !== undefined) {
+      const { stateUrlProblem } = await import('../mocks/node/postgres/state-url.js');
+      const problem = stateUrlProblem('--state-url', stateUrl);
+      if (problem) throw new ConfigError([problem]);
+      if (stateDir !== undefined)
+        throw new ConfigError([
+          '--state-url: keeps the state in a database; give it or --state-dir, not both',
+        ]);
+    }
   } catch (error) {
     // A profile the kit cannot read: one line naming the file and the field, exit 2, no stack.
     if (error instanceof ProfileError) {
@@ -116,6 +130,7 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
       ...(flags.allowPrivateUrls === true ? { allowPrivateUrls: true } : {}),
       ...(config ? { config } : {}),
       ...(stateDir === undefined ? {} : { stateDir }),
+      ...(stateUrl === undefined ? {} : { stateUrl }),
       ...(flags.repair === true ? { repair: true } : {}),
       ...(populate === undefined ? {} : { populate: { voices: populate, seed: seed ?? 1 } }),
       ...(profile ? { serviceOptions: { profile: profile.profile } } : {}),
@@ -151,7 +166,11 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   const token =
     server.controlToken === undefined ? '' : `, header X-Mock-Control-Token: ${server.controlToken}`;
   const kept =
-    stateDir === undefined ? '' : `; state kept in ${resolve(stateDir)}${restoredText(server.startup)}`;
+    stateUrl !== undefined
+      ? `; state kept in ${(await import('../mocks/node/postgres/state-url.js')).shownUrl(stateUrl)}${restoredText(server.startup)}`
+      : stateDir === undefined
+        ? ''
+        : `; state kept in ${resolve(stateDir)}${restoredText(server.startup)}`;
   for (const line of droppedLines(server.startup)) fail(line);
   // The token rides in the fragment, which a browser never sends: the page reads it from there.
   const dashboard = `${server.url}/__mock/${server.controlToken === undefined ? '' : `#token=${server.controlToken}`}`;

@@ -54,7 +54,7 @@ describe('parseConfig', () => {
 });
 
 describe('the known fields an unknown one is told', () => {
-  it('name every field a config file may hold, stateDir included', () => {
+  it('name every field a config file may hold, stateDir and stateUrl included', () => {
     let message = '';
     try {
       parseConfig({ nope: 1 });
@@ -62,6 +62,6 @@ describe('the known fields an unknown one is told', () => {
       message = (e as ConfigError).problems[0] ?? '';
     }
     const known = message.replace(/^.*known: /, '').split(', ');
-    expect(known.sort()).toEqual([...Object.keys(defaultConfig), 'stateDir', 'profile'].sort());
+    expect(known.sort()).toEqual([...Object.keys(defaultConfig), 'stateDir', 'stateUrl', 'profile'].sort());
   });
 });

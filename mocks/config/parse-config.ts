@@ -112,7 +112,7 @@ function keys(value: unknown, problems: Problems): KeyConfig[] {
  * (mocks/node/load-config.ts) before the rest comes here. Listed so that "known:" names every field a
  * file may hold, and one table (`checks` below, plus these) cannot drift from it.
  */
-export const serverFields: readonly string[] = ['stateDir', 'profile'];
+export const serverFields: readonly string[] = ['stateDir', 'stateUrl', 'profile'];
 
 /** `config.maxTextLenght: unknown field (did you mean maxTextLength?); known: …`. */
 function unknownField(path: string, name: string, known: readonly string[]): string {

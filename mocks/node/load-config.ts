@@ -5,6 +5,7 @@ import { readProfileFile } from '../../profile/profile-file.js';
 import type { Profile } from '../../profile/types.js';
 import { ConfigError, parseConfig } from '../config/parse-config.js';
 import type { MockConfig } from '../config/types.js';
+import { stateUrlProblem } from './postgres/state-url.js';
 
 /**
  * A config file's content: the service's config, and what only the Node server reads (`stateDir`,
@@ -14,6 +15,8 @@ export interface MockFile {
   readonly config: MockConfig;
   /** `"stateDir"` of the file, resolved against the file's own folder; undefined when not given. */
   readonly stateDir: string | undefined;
+  /** `"stateUrl"` of the file: the PostgreSQL database of replicas (docs/replicas.md). */
+  readonly stateUrl?: string;
   /** `"profile"` of the file (a path, against the file's own folder, or the profile inline). */
   readonly profile?: Profile;
   /** Where it came from, for the start line: the profile file, or `<config file> (inline)`. */
@@ -62,13 +65,16 @@ export async function readMockFile(path: string): Promise<MockFile> {
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return { config: parseConfig(json), stateDir: undefined };
-  const { stateDir, profile, ...rest } = json as Record<string, unknown>;
+  const { stateDir, stateUrl, profile, ...rest } = json as Record<string, unknown>;
   if (stateDir !== undefined && (typeof stateDir !== 'string' || stateDir.trim() === ''))
     throw new ConfigError(['config.stateDir: expected a non-empty string (a directory)']);
+  const urlProblem = stateUrl === undefined ? undefined : stateUrlProblem('config.stateUrl', stateUrl);
+  if (urlProblem) throw new ConfigError([urlProblem]);
   const config = parseConfig(rest);
   return {
     config,
     stateDir: stateDir === undefined ? undefined : resolve(dirname(path), stateDir as string),
+    ...(stateUrl === undefined ? {} : { stateUrl: stateUrl as string }),
     ...(profile === undefined
       ? {}
       : {

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { holdTickShape } from '../../common/tick-shape.js';
 import type { PopulateOptions } from '../core/control/populate.js';
 import { offsetClock } from '../core/platform/clock.js';
@@ -44,6 +45,12 @@ export interface MockServerOptions {
    * dir is refused with a StateDirError naming the file and the voices that use it.
    */
   repair?: boolean;
+  /**
+   * Keep the whole state in this PostgreSQL database (`postgres://user:password@host:5432/db`): several
+   * mocks given the same URL are replicas of one service (docs/replicas.md). Not with `stateDir`.
+   * A database that cannot be used rejects with a StateDirError naming it.
+   */
+  stateUrl?: string;
   /** Fake custom voices made at start when the mock holds none yet (POST /__mock/populate does the same). */
   populate?: PopulateOptions;
   /** A service of your own (then its storage and clock are yours too). */
@@ -86,7 +93,7 @@ export interface MockServerStartup {
 /** The service of a server given none: on a state dir, or in memory with a temporary directory for bytes. */
 async function ownService(
   options: MockServerOptions,
-): Promise<{ service: MockService; startup: MockServerStartup }> {
+): Promise<{ service: MockService; startup: MockServerStartup; nameReplica?: (name: string) => void }> {
   const serviceOptions: MockServiceOptions = {
     clock: offsetClock(() => Date.now()),
     resolveHost,
@@ -95,6 +102,7 @@ async function ownService(
     ...(options.config !== undefined ? { config: options.config } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
+  if (options.stateUrl !== undefined) return sharedService(options, serviceOptions);
   if (options.stateDir === undefined) {
     const service = createMockService({
       ...serviceOptions,
@@ -115,6 +123,27 @@ async function ownService(
   }
   const restored = { voices: service.state.voices.count, uploads: service.state.uploads.all().length };
   return populated(service, options.populate, { restored, dropped: dir.dropped });
+}
+
+/** The service of a replica: its state in PostgreSQL (mocks/node/postgres/, loaded only here). */
+async function sharedService(
+  options: MockServerOptions,
+  serviceOptions: MockServiceOptions,
+): Promise<{ service: MockService; startup: MockServerStartup; nameReplica?: (name: string) => void }> {
+  if (options.stateDir !== undefined)
+    throw new StateDirError('give the state a directory (stateDir) or a database (stateUrl), not both');
+  const { openPostgresState } = await import('./postgres/postgres-state.js');
+  const state = await openPostgresState(options.stateUrl as string);
+  let service: MockService;
+  try {
+    service = createMockService({ ...serviceOptions, storage: state.storage, persistence: state });
+  } catch (error) {
+    await state.store.close();
+    throw new StateDirError(`the database holds a state this mock cannot load (${(error as Error).message})`);
+  }
+  const restored = { voices: service.state.voices.count, uploads: service.state.uploads.all().length };
+  const made = await populated(service, options.populate, { restored, dropped: [] });
+  return { ...made, nameReplica: state.nameReplica };
 }
 
 /** Fills a mock that holds no custom voice yet (a restart on a populated state dir adds none). */
@@ -176,7 +205,7 @@ async function listen(server: Server, port: number, host: string, own: MockServi
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { port = 4010, host = '127.0.0.1', bodyTimeoutMs = defaultBodyTimeoutMs } = options;
   // A busy port is found before a state dir is created (it would be left behind by a failed start).
-  if (options.stateDir !== undefined && !options.service) await probePort(port, host);
+  if ((options.stateDir ?? options.stateUrl) !== undefined && !options.service) await probePort(port, host);
   const made = options.service ? undefined : await ownService(options);
   const service = options.service ?? (made as { service: MockService }).service;
   const own = made?.service;
@@ -204,6 +233,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   setImmediate(() => service.warm(warmedNode).catch(() => {}));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // A replica of a shared state is named in the journal by where it listens.
+  made?.nameReplica?.(`${hostname()}:${address.port}`);
   return {
     url: `http://${shownHost}:${address.port}`,
     service,
