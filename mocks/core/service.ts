@@ -290,10 +290,10 @@ function controlsOf(
     },
     advanceClock: async (ms: number) => {
       // Shared: added to the stored advance in one statement, so that moves on two mocks add up.
-      if (store.shared) return store.shared.advanceClock(ms);
+      if (store.shared) await store.shared.advanceClock(ms);
       deps.clock.advance(ms);
       shift.ms += ms;
-      await persist(clockChange(shift.ms));
+      if (!store.shared) await persist(clockChange(shift.ms));
     },
     snapshot: () => {
       const snapshot = state.snapshot();
