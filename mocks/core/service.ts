@@ -227,7 +227,9 @@ function loadRows(rows: readonly StateRow[], state: MockState, clock: Clock, shi
  * Brings a mock's memory up to what a shared store holds, before each request: one question to the
  * store (has anything changed?), and the whole state read again when it has. Requests that arrive
  * while a check runs wait for the next one, which starts after them (a change acknowledged to their
- * client by another mock is then seen); one check serves them all.
+ * client by another mock is then seen); one check serves them all. A store that tells of changes
+ * (onChange) has the state read as soon as they commit, so that the check before a request finds it
+ * read already.
  */
 function follower(
   shared: SharedStore,
@@ -263,6 +265,8 @@ function follower(
     );
     return next;
   };
+  // Told of a change, the mock reads it at once rather than when the next request arrives.
+  shared.onChange?.(() => void sync().catch(() => {}));
   return sync;
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockConfigInput } from '../config/types.js';
 import { type MockServer, startMockServer } from '../node/server.js';
+import { StateDirError } from '../node/state-dir-error.js';
 import { json, referenceWav, sameBytes, uploadInit } from './helpers.js';
 import { startTestCluster, type TestCluster } from './postgres-cluster.js';
 
@@ -235,5 +236,41 @@ describe('replicas on one PostgreSQL (--state-url)', () => {
     expect(new Set(account.chargedCreations.map((c: { voice_id: string }) => c.voice_id)).size).toBe(
       account.chargedCreations.length,
     );
+  });
+
+  it('puts a snapshot restored on one replica in every replica', async () => {
+    const [a, b, c] = (await replicas(await cluster.database(), 3)) as [string, string, string];
+    const upload = await call(`${a}/v1/files/upload`, uploadInit(referenceWav(), 'ref.wav'));
+    const key = upload.body.data.object_key as string;
+    await call(`${a}/v1/voice/save`, json({ voice_id: 'kept', ref_audio: key }));
+    const snapshot = (await get(`${b}/__mock/snapshot`)).body.data;
+    await call(`${c}/v1/voice/save`, json({ voice_id: 'dropped', ref_audio: key }));
+    expect((await listed(a)).sort()).toEqual(['dropped', 'kept']);
+    expect((await call(`${c}/__mock/restore`, json(snapshot))).status).toBe(200);
+    for (const url of [a, b, c]) expect(await listed(url)).toEqual(['kept']);
+    // The sequences go on after the restored ones: a new voice is listed last.
+    await call(`${b}/v1/voice/save`, json({ voice_id: 'after', ref_audio: key }));
+    expect(await listed(a)).toEqual(['kept', 'after']);
+  });
+
+  it('refuses, in one line, a database whose voice-kit schema is newer', async () => {
+    const stateUrl = await cluster.database();
+    const [first] = await replicas(stateUrl, 1);
+    expect(first).toBeDefined();
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: stateUrl });
+    await client.connect();
+    await client.query(`UPDATE voice_kit.meta SET value = '2' WHERE key = 'schemaVersion'`);
+    await client.end();
+    const refused = await startMockServer({ port: 0, stateUrl }).then(
+      (server) => {
+        servers.push(server);
+        return undefined;
+      },
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(StateDirError);
+    expect((refused as Error).message).toMatch(/layout 2, newer than this voice-kit's \(1\)/);
+    expect((refused as Error).message).not.toContain('\n');
   });
 });

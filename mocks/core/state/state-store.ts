@@ -62,6 +62,8 @@ export interface SharedStore {
   decisions(rules: DecisionRules): StateDecisions;
   /** Every row as stored now, when anything changed since `version` (undefined at start); else undefined. */
   changedSince(version: number | undefined): Promise<{ version: number; rows: StateRow[] } | undefined>;
+  /** Calls `changed` when another mock may have changed the state: a hint to read it early. */
+  onChange?(changed: () => void): void;
   /** Moves the shared clock forward by `ms` (every mock of the store follows). */
   advanceClock(ms: number): Promise<void>;
   readonly journal: SharedJournal;

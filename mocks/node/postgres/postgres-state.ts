@@ -61,8 +61,15 @@ async function inTransaction<T>(
   }
 }
 
-/** Marks a change: every mock sees the state version move, and reads the state again. */
-const bump = (client: PoolClient) => client.query('UPDATE voice_kit.version SET n = n + 1 WHERE id = 1');
+/**
+ * Marks a change: every mock sees the state version move (checked before each request), and is told
+ * at commit (NOTIFY), so that it reads the state again before its next request arrives.
+ */
+const bump = (client: PoolClient) =>
+  client.query(
+    `WITH moved AS (UPDATE voice_kit.version SET n = n + 1 WHERE id = 1 RETURNING n)
+       SELECT pg_notify('voice_kit_changed', n::text) FROM moved`,
+  );
 
 const voiceKey = (space: string, voiceId: string): string => JSON.stringify([space, voiceId]);
 
@@ -106,6 +113,10 @@ export async function openPostgresState(
       client.release();
     }
     const rows = await readRows(pool);
+    const listeners: (() => void)[] = [];
+    const listener = await listen(pg, url, () => {
+      for (const changed of listeners) changed();
+    });
     const replica = { name: options.replica ?? `${hostname()}:${process.pid}` };
     const journal = sharedJournal(pool, replica);
     const shared: SharedStore = {
@@ -124,6 +135,9 @@ export async function openPostgresState(
         });
       },
       journal,
+      onChange: (changed) => {
+        listeners.push(changed);
+      },
     };
     let closed: Promise<void> | undefined;
     const store: StateStore = {
@@ -131,10 +145,11 @@ export async function openPostgresState(
       commit: (change) => inTransaction(pool, 'SERIALIZABLE', (client) => applyChange(client, change)),
       read: () => readRows(pool),
       close: () => {
-        closed ??= journal.flush().then(
-          () => pool.end(),
-          () => pool.end(),
-        );
+        const end = async () => {
+          await listener.end().catch(() => {});
+          await pool.end();
+        };
+        closed ??= journal.flush().then(end, end);
         return closed;
       },
       shared,
@@ -152,6 +167,23 @@ export async function openPostgresState(
     if (error instanceof StateDirError) throw error;
     throw new StateDirError(`cannot use the database ${where}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * A connection of its own that LISTENs for the changes of other mocks. Only a hint: a lost
+ * connection costs nothing but the head start (each request checks the version anyway).
+ */
+async function listen(
+  pg: typeof import('pg').default,
+  url: string,
+  changed: () => void,
+): Promise<{ end(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  client.on('notification', changed);
+  await client.connect();
+  await client.query('LISTEN voice_kit_changed');
+  return client;
 }
 
 async function currentVersion(pool: Pool): Promise<number> {
