@@ -7,25 +7,36 @@ import { freePort, type Spawned, spawnServer } from './servers.js';
 
 const auth = { 'x-api-key': apiKey };
 
-/** The built mock, in memory or on a state dir. */
-async function spawnMockOn(name: string, stateDir?: string): Promise<Spawned> {
+/** The built mock, in memory, on a state dir, or on a PostgreSQL database (a replica). */
+export async function spawnMockOn(name: string, stateDir?: string, stateUrl?: string): Promise<Spawned> {
   const port = await freePort();
   const args = ['dist/cli/bin.js', 'mock', '--port', String(port), '--seed', '1'];
   if (stateDir) args.push('--state-dir', stateDir);
+  if (stateUrl) args.push('--state-url', stateUrl);
   return spawnServer(name, process.execPath, args, `http://127.0.0.1:${port}`, {
     path: '/v1/voice/list',
     headers: auth,
   });
 }
 
-/** `count` saves of new voices from one upload, `parallel` at a time: saves per second. */
-async function savesPerSecond(url: string, count: number, parallel: number, prefix: string): Promise<number> {
-  const objectKey = await uploadReference(url, 2);
+/**
+ * `count` saves of new voices from one upload, `parallel` at a time: saves per second. With several
+ * URLs (replicas of one state), the saves go round-robin over them.
+ */
+export async function savesPerSecond(
+  at: string | readonly string[],
+  count: number,
+  parallel: number,
+  prefix: string,
+): Promise<number> {
+  const urls = typeof at === 'string' ? [at] : at;
+  const objectKey = await uploadReference(urls[0] as string, 2);
   let next = 0;
   const started = performance.now();
   const worker = async () => {
     while (next < count) {
       const i = next++;
+      const url = urls[i % urls.length] as string;
       const saved = await fetch(`${url}/v1/voice/save`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
@@ -38,7 +49,7 @@ async function savesPerSecond(url: string, count: number, parallel: number, pref
   return count / ((performance.now() - started) / 1000);
 }
 
-async function populate(url: string, voices: number): Promise<void> {
+export async function populate(url: string, voices: number): Promise<void> {
   const answer = await fetch(`${url}/__mock/populate`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

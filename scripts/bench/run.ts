@@ -10,6 +10,7 @@ import { heldBodiesMemory, keylessMemory } from './keyless.js';
 import { mp3FirstChunk, mp3Whole } from './mp3.js';
 import { persistCost } from './persist.js';
 import { proxyBench } from './proxy.js';
+import { replicasCost } from './replicas.js';
 import { statePollCost } from './state-poll.js';
 import { cpuTimes, stealPercent } from './steal.js';
 import { percentile } from './stream.js';
@@ -43,7 +44,7 @@ cli.option('--json <file>', 'also write the results as JSON');
 cli.option('--smoke', 'tiny durations: checks that every section runs, judges nothing');
 cli.option(
   '--only <sections>',
-  'comma-separated: startup,list,stream,fairness,mp3,complete,synthesis,analysis,upload,concurrency,proxy,persist,keyless,statepoll',
+  'comma-separated: startup,list,stream,fairness,mp3,complete,synthesis,analysis,upload,concurrency,proxy,persist,replicas,keyless,statepoll',
 );
 cli.option('--rounds <n>', 'interleaved rounds of the list section (each server once per round)', {
   default: listRounds,
@@ -510,6 +511,22 @@ if (want('persist')) {
     met: synthesis >= 0.9,
   });
   stolen('persist');
+}
+
+if (want('replicas')) {
+  sectionStart = cpuTimes();
+  const r = await replicasCost(smoke ? 10 : 200, smoke ? 20 : 200, smoke ? 1 : 4);
+  results.replicas = r;
+  const sum = (rows: readonly { requestsPerSecond: number }[]) =>
+    rows.reduce((a, row) => a + row.requestsPerSecond, 0);
+  log('\n## Replicas (--state-url, a throwaway PostgreSQL on this machine, against --state-dir)');
+  log(
+    `voice saves/s, 8 at a time: state dir ${fmt(r.savesPerSecond.stateDir, 0)}, 1 replica ${fmt(r.savesPerSecond.oneReplica, 0)}, 3 replicas ${fmt(r.savesPerSecond.threeReplicas, 0)}`,
+  );
+  log(
+    `list (${r.voices} voices, page of 20, 50 connections in all): state dir ${fmt(r.list.stateDir.requestsPerSecond, 0)} req/s, 1 replica ${fmt(r.list.oneReplica.requestsPerSecond, 0)} req/s, 3 replicas ${fmt(sum(r.list.threeReplicas), 0)} req/s`,
+  );
+  stolen('replicas');
 }
 
 if (want('statepoll')) {

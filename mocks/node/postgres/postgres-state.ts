@@ -310,9 +310,18 @@ async function removeRow(client: PoolClient, table: StateTable, key: string): Pr
   }
 }
 
-/** A sequence set so that its next value follows `last` (0: starts at 1). */
+/**
+ * A sequence moved so that its next value follows `last`, never back: after a reset or a restore an
+ * object key is never handed out again, so that no replica's new upload takes the name of bytes a
+ * reset on another replica is removing.
+ */
 const setSequence = (client: PoolClient, name: string, last: number) =>
-  client.query(`SELECT setval('voice_kit.${name}', $1, $2)`, [Math.max(1, last), last > 0]);
+  client.query(
+    `SELECT setval('voice_kit.${name}', greatest(v, 1), v > 0)
+       FROM (SELECT greatest($1::bigint, CASE WHEN is_called THEN last_value ELSE 0 END) AS v
+               FROM voice_kit.${name}) AS s`,
+    [last],
+  );
 
 async function putRow(client: PoolClient, { table, key, value }: StateRow): Promise<void> {
   switch (table) {
