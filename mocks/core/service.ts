@@ -237,13 +237,15 @@ function follower(
   clock: Clock,
   shift: ClockShift,
 ): () => Promise<void> {
-  let known: number | undefined;
+  let known: string | undefined;
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
   const check = async () => {
     const changed = await shared.changedSince(known);
     if (!changed) return;
-    loadRows(changed.rows, state, clock, shift);
+    if ('rows' in changed) loadRows(changed.rows, state, clock, shift);
+    else
+      for (const [account, characters] of changed.characters) state.ledger.setCharacters(account, characters);
     known = changed.version;
   };
   const sync = (): Promise<void> => {

@@ -159,6 +159,12 @@ describe.skipIf(!haveBinaries)(`replicas on one PostgreSQL (--state-url; needs $
     );
     expect(speech.status).toBe(200);
     await speech.arrayBuffer();
+    // Its characters counted, seen by the next request on another replica.
+    for (const url of [a, b]) {
+      const ledger = (await get(`${url}/__mock/ledger`)).body.data;
+      const account = ledger.accounts?.['account-1'] ?? ledger['account-1'];
+      expect(account.synthesizedCharacters).toBe('Hello there.'.length);
+    }
     const removed = await fetch(`${a}/v1/voice/shared`, {
       method: 'DELETE',
       headers: { 'X-API-Key': 'mock-key' },

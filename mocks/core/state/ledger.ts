@@ -47,6 +47,11 @@ export class Ledger {
     this.usage(account).synthesizedCharacters += characters;
   }
 
+  /** Sets an account's synthesized characters to what a shared store counted. */
+  setCharacters(account: string, characters: number): void {
+    this.usage(account).synthesizedCharacters = characters;
+  }
+
   /** A copy of one account's usage (what a durable store keeps of it). */
   usageOf(account: string): AccountUsage {
     return structuredClone(this.usage(account));

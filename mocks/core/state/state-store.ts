@@ -60,14 +60,23 @@ export interface StateStore {
 export interface SharedStore {
   /** The decisions under the mock's rules. */
   decisions(rules: DecisionRules): StateDecisions;
-  /** Every row as stored now, when anything changed since `version` (undefined at start); else undefined. */
-  changedSince(version: number | undefined): Promise<{ version: number; rows: StateRow[] } | undefined>;
+  /**
+   * What changed since `version` (undefined at start: everything): every row as stored now, or only
+   * the accounts' synthesized characters when nothing else changed (each synthesis counts its own);
+   * undefined when nothing did. `version` is the store's own token.
+   */
+  changedSince(version: string | undefined): Promise<SharedChange | undefined>;
   /** Calls `changed` when another mock may have changed the state: a hint to read it early. */
   onChange?(changed: () => void): void;
   /** Moves the shared clock forward by `ms` (every mock of the store follows). */
   advanceClock(ms: number): Promise<void>;
   readonly journal: SharedJournal;
 }
+
+/** The state as a shared store holds it now: all of it, or the characters counted of each account. */
+export type SharedChange =
+  | { readonly version: string; readonly rows: StateRow[] }
+  | { readonly version: string; readonly characters: readonly (readonly [string, number])[] };
 
 /** A journal entry as the shared journal lists it: numbered by the store, with the mock that answered. */
 export type SharedJournalEntry = RequestLogEntry & { replica: string };

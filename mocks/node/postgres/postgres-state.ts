@@ -62,14 +62,20 @@ async function inTransaction<T>(
 }
 
 /**
- * Marks a change: every mock sees the state version move (checked before each request), and is told
- * at commit (NOTIFY), so that it reads the state again before its next request arrives.
+ * Marks a change: every mock sees the state's version move (checked before each request), and is
+ * told at commit (NOTIFY), so that it reads the state again before its next request arrives. A
+ * synthesis moves the characters' version instead: the others then read only the characters.
  */
-const bump = (client: PoolClient) =>
+const bump = (client: PoolClient, which: 'state' | 'characters' = 'state') =>
   client.query(
-    `WITH moved AS (UPDATE voice_kit.version SET n = n + 1 WHERE id = 1 RETURNING n)
+    `WITH moved AS (UPDATE voice_kit.version SET n = n + 1 WHERE id = $1 RETURNING n)
        SELECT pg_notify('voice_kit_changed', n::text) FROM moved`,
+    [which === 'state' ? 1 : 2],
   );
+
+/** The versions as one token, `state:characters`. */
+const versionSql = `SELECT string_agg(n::text, ':' ORDER BY id) AS v FROM voice_kit.version`;
+const stateOf = (token: string | undefined) => token?.split(':')[0];
 
 const voiceKey = (space: string, voiceId: string): string => JSON.stringify([space, voiceId]);
 
@@ -122,8 +128,22 @@ export async function openPostgresState(
     const shared: SharedStore = {
       decisions: (rules) => postgresDecisions(pool, rules),
       changedSince: async (known) => {
-        if (known !== undefined && (await currentVersion(pool)) === known) return undefined;
-        return readState(pool);
+        if (known === undefined) return readState(pool);
+        const now = (await pool.query<{ v: string }>(versionSql)).rows[0]?.v;
+        if (now === known) return undefined;
+        if (stateOf(now) !== stateOf(known)) return readState(pool);
+        // Only syntheses counted characters: those alone, with the versions, in one statement.
+        const read = await pool.query<{ v: string; c: [string, string][] }>(
+          `SELECT (${versionSql}) AS v,
+                  (SELECT coalesce(json_agg(json_build_array(account, characters)), '[]'::json)
+                     FROM voice_kit.account) AS c`,
+        );
+        const row = read.rows[0];
+        if (!row || stateOf(row.v) !== stateOf(known)) return readState(pool);
+        return {
+          version: row.v,
+          characters: row.c.map(([account, characters]) => [untext(account), Number(characters)] as const),
+        };
       },
       advanceClock: async (ms) => {
         await inTransaction(pool, 'READ COMMITTED', async (client) => {
@@ -186,19 +206,12 @@ async function listen(
   return client;
 }
 
-async function currentVersion(pool: Pool): Promise<number> {
-  const result = await pool.query<{ n: string }>('SELECT n FROM voice_kit.version WHERE id = 1');
-  return Number(result.rows[0]?.n ?? 0);
-}
-
 /** The version and every row, read in one snapshot of the database. */
-async function readState(pool: Pool): Promise<{ version: number; rows: StateRow[] }> {
+async function readState(pool: Pool): Promise<{ version: string; rows: StateRow[] }> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const version = Number(
-      (await client.query<{ n: string }>('SELECT n FROM voice_kit.version WHERE id = 1')).rows[0]?.n ?? 0,
-    );
+    const version = (await client.query<{ v: string }>(versionSql)).rows[0]?.v ?? '';
     const rows = await rowsOf(client);
     await client.query('COMMIT');
     return { version, rows };
@@ -506,7 +519,7 @@ function postgresDecisions(pool: Pool, rules: Rules): StateDecisions {
              ON CONFLICT (account) DO UPDATE SET characters = voice_kit.account.characters + EXCLUDED.characters`,
           [t(account), characters],
         );
-        await bump(client);
+        await bump(client, 'characters');
       }),
     addVoices: (records) =>
       inTransaction(pool, 'READ COMMITTED', async (client) => {

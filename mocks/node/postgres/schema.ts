@@ -17,7 +17,8 @@ CREATE SCHEMA IF NOT EXISTS voice_kit;
 -- Names (spaces, ids, users, accounts) are text with U+0000 written \\0; records are json, not
 -- jsonb, which cannot hold U+0000 (a voice space has it).
 CREATE TABLE IF NOT EXISTS voice_kit.meta (key text PRIMARY KEY, value jsonb NOT NULL);
-CREATE TABLE IF NOT EXISTS voice_kit.version (id int PRIMARY KEY CHECK (id = 1), n bigint NOT NULL);
+-- version 1: the state's, moved by every change but a synthesis; 2: the characters', by a synthesis.
+CREATE TABLE IF NOT EXISTS voice_kit.version (id int PRIMARY KEY CHECK (id IN (1, 2)), n bigint NOT NULL);
 CREATE TABLE IF NOT EXISTS voice_kit.voice (
   space text NOT NULL, voice_id text NOT NULL, seq bigint NOT NULL, record json NOT NULL,
   PRIMARY KEY (space, voice_id));
@@ -41,7 +42,7 @@ CREATE TABLE IF NOT EXISTS voice_kit.journal (
   seq bigserial PRIMARY KEY, replica text NOT NULL, entry json NOT NULL);
 CREATE SEQUENCE IF NOT EXISTS voice_kit.upload_seq;
 CREATE SEQUENCE IF NOT EXISTS voice_kit.voice_seq;
-INSERT INTO voice_kit.version (id, n) VALUES (1, 0) ON CONFLICT DO NOTHING;
+INSERT INTO voice_kit.version (id, n) VALUES (1, 0), (2, 0) ON CONFLICT DO NOTHING;
 INSERT INTO voice_kit.meta (key, value) VALUES ('clockAdvancedMs', '0') ON CONFLICT DO NOTHING;
 `;
 
