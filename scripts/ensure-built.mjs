@@ -3,7 +3,16 @@
 // second on an unchanged tree and still never runs stale code after an edit or a pull. Run as a script
 // (`npm run bench`), or imported by scripts/start.mjs, which then runs the CLI in the same process.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, realpathSync, statSync, utimesSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,11 +32,62 @@ function newest(dir) {
   return latest;
 }
 
+const lock = join(root, 'dist', '.build-lock');
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+};
+
+/**
+ * One build at a time: several `npm start` at once (replicas of one state, docs/replicas.md) would
+ * otherwise each rewrite dist/ while another already runs it. The lock is a file naming its holder's
+ * pid; one whose holder is gone (a build killed) is taken over.
+ */
+async function withBuildLock(build) {
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      let holder = Number.NaN;
+      try {
+        holder = Number(readFileSync(lock, 'utf8'));
+      } catch {
+        continue; // released meanwhile
+      }
+      if (Number.isInteger(holder) && holder > 0 && !alive(holder)) rmSync(lock, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    await build();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 /**
  * Rebuilds dist/ with tsc when a source changed since the last build (exits the process if tsc fails),
- * and the dashboard's bundle when one of its sources did.
+ * and the dashboard's bundle when one of its sources did. Several at once build once: the others wait,
+ * then find it current.
  */
 export async function ensureBuilt() {
+  if (!stale() && !dashboardStale()) return;
+  await withBuildLock(async () => {
+    if (stale()) build();
+    if (dashboardStale()) await buildDashboard();
+  });
+}
+
+/** Whether a source is newer than the last build. */
+function stale() {
   let built = 0;
   try {
     built = statSync(stamp).mtimeMs;
@@ -38,24 +98,25 @@ export async function ensureBuilt() {
     ...sources.map((s) => newest(join(root, s))),
     statSync(join(root, 'tsconfig.build.json')).mtimeMs,
   );
-  if (changed > built) {
-    process.stderr.write('voice-kit: building dist/ (sources changed since the last build)…\n');
-    const tsc = spawnSync(
-      process.execPath,
-      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
-      { stdio: 'inherit' },
-    );
-    if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-    // tsc leaves its build info untouched when nothing needed emitting (e.g. after a checkout that only
-    // changed mtimes); mark the build as current so the next start does not try again.
-    const now = new Date();
-    utimesSync(stamp, now, now);
-  }
-  await ensureDashboard();
+  return changed > built;
 }
 
-/** Builds the dashboard (dist/dashboard/) when one of its sources is newer than its bundle. */
-async function ensureDashboard() {
+function build() {
+  process.stderr.write('voice-kit: building dist/ (sources changed since the last build)…\n');
+  const tsc = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
+    { stdio: 'inherit' },
+  );
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  // tsc leaves its build info untouched when nothing needed emitting (e.g. after a checkout that only
+  // changed mtimes); mark the build as current so the next start does not try again.
+  const now = new Date();
+  utimesSync(stamp, now, now);
+}
+
+/** Whether one of the dashboard's sources is newer than its bundle (dist/dashboard/). */
+function dashboardStale() {
   let built = 0;
   try {
     built = statSync(join(root, 'dist', 'dashboard', 'dashboard.js')).mtimeMs;
@@ -63,11 +124,13 @@ async function ensureDashboard() {
     // never built
   }
   const source = join(root, 'mocks', 'dashboard');
-  const changed = Math.max(...readdirSync(source).map((name) => statSync(join(source, name)).mtimeMs));
-  if (changed <= built) return;
+  return Math.max(...readdirSync(source).map((name) => statSync(join(source, name)).mtimeMs)) > built;
+}
+
+async function buildDashboard() {
   process.stderr.write('voice-kit: building dist/dashboard/ (its sources changed since the last build)…\n');
-  const { buildDashboard } = await import('./build-dashboard.mjs');
-  await buildDashboard();
+  const { buildDashboard: bundle } = await import('./build-dashboard.mjs');
+  await bundle();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) await ensureBuilt();
