@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MockConfigInput } from '../config/types.js';
 import { type MockServer, startMockServer } from '../node/server.js';
 import { StateDirError } from '../node/state-dir-error.js';
@@ -67,9 +67,12 @@ describe.skipIf(!haveBinaries)(`replicas on one PostgreSQL (--state-url; needs $
     referenceWav();
     cluster = await startTestCluster();
   }, 60_000);
+  // Each test's replicas go with it: their connections are the cluster's to give to the next test.
+  afterEach(async () => {
+    for (const child of children.splice(0)) child.kill('SIGKILL');
+    await Promise.all(servers.splice(0).map((server) => server.close().catch(() => {})));
+  });
   afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
-    for (const server of servers) await server.close().catch(() => {});
     await cluster?.stop();
   });
 
