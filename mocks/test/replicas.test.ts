@@ -261,6 +261,9 @@ describe.skipIf(!haveBinaries)(`replicas on one PostgreSQL (--state-url; needs $
     expect(new Set(account.chargedCreations.map((c: { voice_id: string }) => c.voice_id)).size).toBe(
       account.chargedCreations.length,
     );
+    // Started again on the same database, it serves the same state.
+    const [restarted] = (await replicas(stateUrl, 1)) as [string];
+    expect((await listed(restarted)).sort()).toEqual([...voices].sort());
   });
 
   it('puts a snapshot restored on one replica in every replica', async () => {
