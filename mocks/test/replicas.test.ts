@@ -281,6 +281,24 @@ describe.skipIf(!haveBinaries)(`replicas on one PostgreSQL (--state-url; needs $
     expect(await listed(a)).toEqual(['kept', 'after']);
   });
 
+  it('populates an empty database once when replicas start together with --populate', async () => {
+    const stateUrl = await cluster.database();
+    const started = await Promise.all(
+      [0, 1, 2].map(() =>
+        startMockServer({
+          port: 0,
+          seed: 7,
+          stateUrl,
+          populate: { voices: 3, seed: 1 },
+          serviceOptions: { logger: { error: () => {} } },
+        }),
+      ),
+    );
+    servers.push(...started);
+    expect(started.map((server) => server.startup.populated).sort()).toEqual([0, 0, 3]);
+    for (const server of started) expect(await listed(server.url)).toHaveLength(3);
+  });
+
   it('refuses, in one line, a database whose voice-kit schema is newer', async () => {
     const stateUrl = await cluster.database();
     const [first] = await replicas(stateUrl, 1);

@@ -168,8 +168,11 @@ export async function populateVoices(deps: ServiceDeps, options: PopulateOptions
     for (const voice of made) await deps.storage.remove(voice.audioId).catch(() => {});
     throw error;
   }
+  const added = new Set(records.map((record) => record.voiceId));
   return {
     created: records.length,
-    voices: planned.map((v) => ({ voice_id: v.id, name: v.name, created_at: v.createdAt })),
+    voices: planned
+      .filter((v) => added.has(v.id))
+      .map((v) => ({ voice_id: v.id, name: v.name, created_at: v.createdAt })),
   };
 }

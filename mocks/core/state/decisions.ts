@@ -18,7 +18,10 @@ export interface StateDecisions {
   deleteVoice(space: string, voiceId: string): Promise<VoiceRecord | undefined>;
   /** Counts synthesized characters against an account. */
   chargeCharacters(account: string, characters: number): Promise<void>;
-  /** Adds made voices at once (populate), last in the list; rejects, adding none, when an id is taken. */
+  /**
+   * Adds made voices at once (populate), last in the list: those it added. An id another mock of a
+   * shared state took meanwhile is left to that voice (a mock alone reserved its ids before).
+   */
   addVoices(records: readonly Omit<VoiceRecord, 'sequence'>[]): Promise<VoiceRecord[]>;
 }
 

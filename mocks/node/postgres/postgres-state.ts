@@ -532,10 +532,10 @@ function postgresDecisions(pool: Pool, rules: Rules): StateDecisions {
             [t(record.space), t(record.voiceId), JSON.stringify(record)],
           );
           const seq = inserted.rows[0]?.seq;
-          if (seq === undefined) throw new Error(`voice_id ${record.voiceId} was saved meanwhile`);
-          made.push({ ...record, sequence: Number(seq) } as VoiceRecord);
+          // Saved meanwhile on another replica (or populated by one starting beside this one): kept as it is.
+          if (seq !== undefined) made.push({ ...record, sequence: Number(seq) } as VoiceRecord);
         }
-        await bump(client);
+        if (made.length > 0) await bump(client);
         return made;
       }),
   };
