@@ -10,7 +10,7 @@ import type { StreamTiming } from '../core/state/request-log.js';
 import type { ControlGuard } from './control-guard.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { dashboardFiles, isDashboardRequest, serveDashboard } from './dashboard.js';
-import { drained, firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
+import { firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
 import { type Routed, type RouteMemos, routedTarget } from './routed-target.js';
 import { writeBytesAnswer, writeStreamAnswer } from './write-answer.js';
 
@@ -102,11 +102,8 @@ function finish(req: IncomingMessage, res: ServerResponse): void {
   // A body that stalled will not finish: the connection closes once the 408 is out.
   if (stalledRequests.has(req)) res.once('finish', () => req.socket.destroy());
   // Whatever else the answer left unread is thrown away, so a keep-alive connection stays usable.
-  else req.on('data', throwAway).resume();
+  else req.resume();
 }
-
-/** Counts a chunk of a body nobody reads as it is thrown away (one function for all requests). */
-const throwAway = (chunk: Buffer): void => drained(chunk.byteLength);
 
 /** Hands the request to the core and writes its answer. */
 function answerWith(

@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { holdTickShape } from '../../common/tick-shape.js';
 import type { PopulateOptions } from '../core/control/populate.js';
 import { offsetClock } from '../core/platform/clock.js';
 import { randomSecret } from '../core/platform/signer.js';
@@ -189,9 +188,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     fallbackOrigin: `http://${host}:${port}`,
     bodyTimeoutMs,
   });
-  // nextTick stays on V8's fast path after collections that find no tick alive, such as those of an
-  // upload's analysis or an idle process (common/tick-shape.ts): ~15 % of the list's throughput.
-  holdTickShape();
   // noDelay: a streamed chunk leaves at once instead of waiting on Nagle's algorithm for an ACK.
   const server = createServer({ noDelay: true }, handler);
   server.on('clientError', answerClientError);
