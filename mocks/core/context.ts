@@ -103,14 +103,6 @@ export interface OperationContext {
   readonly body: unknown;
   readonly preferences: Preferences;
   readonly deps: ServiceDeps;
-  /**
-   * Said by an operation whose answer is the same for the same request (URL, key, no Prefer, no body)
-   * while `holds()` is true: the pipeline may then give that answer again to such a request without
-   * its checks and the operation (`repeatedAnswer` in pipeline.ts). `holds` names what the answer
-   * depends on beyond the request (the list: its voices' version, the voice_url expiry second, the free
-   * uses left); it is called once per repeat, so it must be cheap.
-   */
-  repeatable(holds: () => boolean): void;
 }
 
 /** A value now, or later: the core answers at once when nothing needs waiting for. */

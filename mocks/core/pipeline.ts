@@ -56,8 +56,6 @@ export interface Handled {
   sent?: { key: string; body: unknown };
   /** The JSON body as read, valid or not, for the request journal; undefined without one. */
   received?: unknown;
-  /** Set when the same request may be given this very answer while this holds (`repeatedAnswer`). */
-  repeat?: () => boolean;
 }
 
 const synthesisOperations: ReadonlySet<OperationId> = new Set(['synthesizeSpeech', 'streamSpeech']);
@@ -143,8 +141,6 @@ class Flow implements OperationContext {
   body: unknown;
   /** The JSON body as read, before it was validated (the journal shows what was sent, valid or not). */
   received: unknown;
-  /** What the operation said its answer depends on, when it said the answer may be repeated. */
-  private holds: (() => boolean) | undefined;
 
   constructor(
     readonly operationId: OperationId,
@@ -154,10 +150,6 @@ class Flow implements OperationContext {
     readonly deps: ServiceDeps,
     private readonly latencyMs: number,
   ) {}
-
-  repeatable(holds: () => boolean): void {
-    this.holds = holds;
-  }
 
   /** The operation's answer, with the faults Prefer asked for. */
   operate(): Soon<Handled> {
@@ -187,9 +179,6 @@ class Flow implements OperationContext {
     if (this.body !== undefined && synthesisOperations.has(operationId))
       handled.sent = { key: this.caller.key, body: this.body };
     if (this.received !== undefined) handled.received = this.received;
-    // Only an answer as the operation made it, to a request with no Prefer (no fault, no latency), repeats.
-    if (this.holds !== undefined && !isFailure(answer) && this.preferences === noPreferences)
-      handled.repeat = this.holds;
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
     const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;
@@ -202,43 +191,6 @@ class Flow implements OperationContext {
 }
 
 const noQuery: Readonly<Record<string, string>> = Object.freeze({});
-
-/**
- * The answer given before to the same request, when it still holds: a body-less GET with the same URL
- * (its parsed target) and the same key, no Prefer, and its operation's `repeatable` check true.
- * Everything the pipeline checks of such a request (route, key, query) is the same as last time, so
- * its checks and its operation are not run again: a polled list costs its log line and little else
- * (docs/performance.md, the tenth round). Undefined for anything else.
- */
-export function repeatedAnswer(request: CoreRequest, target: Target, deps: ServiceDeps): Handled | undefined {
-  if (request.method !== 'GET' || request.body !== null) return undefined;
-  const kept = deps.state.caches.repeats.get(target);
-  if (kept === undefined) return undefined;
-  const { headers } = request;
-  if (headers.get(apiKeyHeader) !== kept.key || headers.get('prefer') !== null) return undefined;
-  // The same key is the same caller: `deps.callers` is made once, with the service.
-  return kept.holds() ? kept.handled : undefined;
-}
-
-/** Keeps a handled request for its repeats when its operation said it may be repeated (`repeatedAnswer`). */
-export function keepRepeatable(
-  request: CoreRequest,
-  target: Target,
-  deps: ServiceDeps,
-  handled: Handled,
-): void {
-  const { repeat } = handled;
-  if (repeat === undefined || request.method !== 'GET' || request.body !== null) return;
-  const key = request.headers.get(apiKeyHeader);
-  if (key === null || request.headers.get('prefer') !== null) return;
-  // Only a target the service keeps can be found again (a URL over 512 characters is parsed anew each time).
-  if (deps.state.caches.targets.get(request.url) !== target) return;
-  deps.state.caches.repeats.keep(target, {
-    key,
-    handled: { answer: handled.answer, operationId: handled.operationId },
-    holds: repeat,
-  });
-}
 
 /** The answer once the request body is drained; at once when there is none (most GETs) or it was read whole. */
 function afterDrain(request: CoreRequest, handled: Handled): Soon<Handled> {

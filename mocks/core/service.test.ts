@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { synthesizeToBytes, systemVoices } from '../../audio/index.js';
 import { BytesAnswer, StreamAnswer } from './answer/answer.js';
 import type { AudioEngine } from './context.js';
@@ -167,19 +167,11 @@ describe('kept list answers (the same bytes until something they show changes)',
     expect(await listText(service)).toBe(kept);
   });
 
-  describe('a repeated list (state.caches.repeats: the answer given again, without the checks)', () => {
-    /**
-     * Lists until the list is given as a repeat (a page whose voice_urls were signed just now is kept
-     * by the next request), and checks that the last one ran no operation: the list's answers were
-     * not looked at.
-     */
+  describe('a repeated list (the same request to the same state: the same bytes)', () => {
+    /** Lists twice and checks that the second answer is the first's bytes. */
     const repeated = async (service: MockService, key = 'mock-key') => {
       const text = await listText(service, key);
       expect(await listText(service, key)).toBe(text);
-      const operation = vi.spyOn(service.state.caches.lists, 'forUrl');
-      expect(await listText(service, key)).toBe(text);
-      expect(operation).not.toHaveBeenCalled();
-      operation.mockRestore();
       return text;
     };
     const remaining = (text: string) => JSON.parse(text).data.remainingFreeCloneCount as number;
@@ -229,23 +221,10 @@ describe('kept list answers (the same bytes until something they show changes)',
       expect(await listText(service)).toBe(own);
     });
 
-    it('keeps nothing for a URL the service does not keep (over 512 characters)', async () => {
-      const service = await withVoices(['a']);
-      await repeated(service);
-      const kept = service.state.caches.repeats.size;
-      for (let n = 0; n < 300; n++) {
-        const long = await listText(service, 'mock-key', 'http://mock.test', `?pad=${n}${'x'.repeat(600)}`);
-        expect(ids(JSON.parse(long))).toEqual(['a']);
-      }
-      expect(service.state.caches.repeats.size).toBe(kept);
-      await repeated(service);
-    });
-
-    it('is emptied by reset, and the same request then gives the same bytes', async () => {
+    it('after a reset, the same request gives the same bytes', async () => {
       const service = await withVoices([]);
       const text = await repeated(service);
       await service.reset();
-      expect(service.state.caches.repeats.size).toBe(0);
       expect(await listText(service)).toBe(text);
     });
   });
@@ -516,17 +495,14 @@ describe('caches: owned by the state, emptied by reset, never changing an answer
     expect(caches.completeAudio.count).toBe(1);
     expect(caches.signatures.size).toBeGreaterThan(0);
     expect(caches.maskedKeys.size).toBeGreaterThan(0);
-    await call(service, '/v1/voice/list?page_size=1'); // the list kept as a repeat
-    expect(caches.repeats.size).toBeGreaterThan(0);
     await service.reset();
     expect([
       caches.targets.size,
       caches.lists.size,
-      caches.repeats.size,
       caches.completeAudio.count,
       caches.signatures.size,
       caches.maskedKeys.size,
-    ]).toEqual([0, 0, 0, 0, 0, 0]);
+    ]).toEqual([0, 0, 0, 0, 0]);
     // The same request to the same state gives the same bytes with the caches emptied.
     expect(await speak(service)).toEqual(audio);
     const again = await withVoices(['a', 'b']);

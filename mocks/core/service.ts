@@ -10,14 +10,7 @@ import { calibratedConfig, calibrationOf } from './calibration.js';
 import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
 import { type Controls, handleControl } from './control/control-api.js';
 import { type PopulateOptions, type PopulateResult, populateVoices } from './control/populate.js';
-import {
-  checkResponse,
-  type Handled,
-  keepRepeatable,
-  logEntry,
-  repeatedAnswer,
-  runPipeline,
-} from './pipeline.js';
+import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
 import { type Clock, manualClock } from './platform/clock.js';
 import { lazyAudioEngine } from './platform/lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './platform/pinned-storage.js';
@@ -424,8 +417,7 @@ function answerer(
       };
       const own = { ...deps.calibration.ownChoices, pcmHeaders: deps.config.pcmHeaders };
       const answer = await checkResponse(handled.operationId, handled.answer, report, own);
-      // A 500 for a mock bug is reported anew each time: it is never given again as a repeat.
-      return answer === handled.answer ? handled : { ...handled, answer, repeat: undefined };
+      return answer === handled.answer ? handled : { ...handled, answer };
     });
   }
 
@@ -437,12 +429,6 @@ function answerer(
       answer: failureAnswer(status, code, `${message}: ${(error as Error)?.message}`),
       operationId: null,
     };
-  }
-
-  /** A handled request, kept for its repeats when its operation said it may be repeated. */
-  function kept(request: CoreRequest, target: Target, handled: Handled): Handled {
-    if (handled.repeat !== undefined) keepRepeatable(request, target, deps, handled);
-    return handled;
   }
 
   /** Logs a handled request (the log never costs an answer) and gives its answer. */
@@ -472,18 +458,14 @@ function answerer(
     const started = performance.now();
     let handled: Soon<Handled>;
     try {
-      // The same request as one answered before, while its answer holds: that answer again.
-      const repeated = target.control ? undefined : repeatedAnswer(request, target, deps);
-      if (repeated !== undefined) return logged(request, target, started, repeated);
       handled = handle(request, target);
     } catch (error) {
       handled = unexpected(request, error);
     }
     // An answer made at once goes back at once: no promise (nor closure) for a list answered from memory.
-    if (!(handled instanceof Promise))
-      return logged(request, target, started, kept(request, target, handled));
+    if (!(handled instanceof Promise)) return logged(request, target, started, handled);
     return handled.then(
-      (made) => logged(request, target, started, kept(request, target, made)),
+      (made) => logged(request, target, started, made),
       (error: unknown) => logged(request, target, started, unexpected(request, error)),
     );
   };
