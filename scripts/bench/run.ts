@@ -24,8 +24,8 @@ const listSeconds = 3;
 const listWarmUpSeconds = 5;
 /**
  * The rest before the list's last round: longer than the ten quiet seconds after which `voice-kit
- * mock` runs a collection (common/quiet-collect.ts). A collection of V8's `last-resort` flavour, which
- * it once ran, left the mock ~25 % slower for good (docs/performance.md, the twelfth round).
+ * mock` runs a collection (common/quiet-collect.ts), so the last round shows the speed a user's next
+ * load gets after it.
  */
 const listRestSeconds = 12;
 
@@ -188,7 +188,7 @@ if (want('list')) {
     };
   }
   // Far ahead of Prism. The load generator shares the machine with the server: on 2 cores bare node:http
-  // itself measures only ~9–10× Prism, which caps what any Node server can show here (docs/performance.md).
+  // itself measures only ~9–10× Prism, which caps what any Node server can show here.
   targets.push({
     target: 'list: mock ≥ 10× Prism (median of the rounds)',
     value: `${fmt(overPrism)}× (bare node:http: ${fmt(bareOverPrism)}×)`,
