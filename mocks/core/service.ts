@@ -16,7 +16,7 @@ import { lazyAudioEngine } from './platform/lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './platform/pinned-storage.js';
 import { createSigner, randomSecret, seedSecret } from './platform/signer.js';
 import { memoryStorage, type Storage } from './platform/storage.js';
-import { type NextTurn, quietTurns, warmUp } from './platform/warm-up.js';
+import { quietTurns, warmUp } from './platform/warm-up.js';
 import { type Target, targetOf } from './request/target.js';
 import { keepExchange } from './state/exchange.js';
 import { type MockSnapshot, MockState } from './state/mock-state.js';
@@ -122,12 +122,10 @@ export interface MockService {
    * the same config and audio engine, so the first real stream is nearly as quick as the next (the
    * Node server calls it once it listens). Each piece of it waits for a turn of the event loop, and
    * for none of this service's answers to be under way (quietTurns): real requests go first. Changes
-   * no state and no answer; only the engine's memos (`state.caches.engine`) fill. `through`, when
-   * given, is then handed the same throwaway service, the key it used and those turns: an adapter
-   * warms its own way with them (the Node server sends sixteen requests through its request handler,
-   * warm-up-request.ts). Rejects if the service is closed before the warm-up ends.
+   * no state and no answer; only the engine's memos (`state.caches.engine`) fill. Rejects if the
+   * service is closed before the warm-up ends.
    */
-  warm(through?: (spare: MockService, apiKey: string, nextTurn: NextTurn) => Promise<void>): Promise<void>;
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -371,7 +369,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     fetch: async (request) => asResponse(await answer(request)),
     answer,
     ready: readyPromise,
-    warm: async (through) => {
+    warm: async () => {
       const spare = createMockService({ config: options.config ?? {}, audio, logger: { error: () => {} } });
       const apiKey = config.keys[0]?.key;
       const nextTurn = quietTurns(
@@ -380,7 +378,6 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         () => closed,
       );
       await warmUp(spare, apiKey, config.maxTextLength, nextTurn);
-      if (through && apiKey !== undefined) await through(spare, apiKey, nextTurn);
     },
     close: async () => {
       closed = true;
