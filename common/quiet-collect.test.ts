@@ -120,7 +120,7 @@ describe('collectWhenQuiet', () => {
   // when allocation has been low for seconds (it does after the mock's ten quiet seconds), and this test
   // waits 0.2 s, so the young generation kept its 64 or 128 MiB in a third of the runs; the old
   // generation, where the load's garbage lives, is emptied by the collection whatever the rate.
-  it("gives V8's heap pages back in a real process once it is quiet", { timeout: 30_000 }, async () => {
+  it("gives V8's heap pages back in a real process once it is quiet", { timeout: 90_000 }, async () => {
     const moduleUrl = new URL('./quiet-collect.ts', import.meta.url).href;
     const script = `
       import { getHeapSpaceStatistics } from 'node:v8';
@@ -155,7 +155,7 @@ describe('collectWhenQuiet', () => {
     expect(out.after).toBeLessThan(out.loaded / 3);
   });
 
-  it('without --expose-gc runs no collection and exposes no gc', { timeout: 30_000 }, async () => {
+  it('without --expose-gc runs no collection and exposes no gc', { timeout: 90_000 }, async () => {
     const moduleUrl = new URL('./quiet-collect.ts', import.meta.url).href;
     const script = `
       import { runInNewContext } from 'node:vm';

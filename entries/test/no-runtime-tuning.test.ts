@@ -1,6 +1,7 @@
 /**
  * The library leaves the process it runs in as it found it: importing every public entry and driving
- * 80 MiB of refused bodies through the mock's server and the proxy sets no V8 flag, exposes no `gc`
+ * 80 MiB of refused bodies through the mock's server and the proxy (40 MiB each: bytes that only pass
+ * through, where a library might be tempted to force collections) sets no V8 flag, exposes no `gc`
  * and changes no `process.execArgv`. Run in a child process started without `--expose-gc`, so a `gc`
  * seen there can only have come from the library.
  */
@@ -47,7 +48,7 @@ const script = (files: Record<string, string>) => `
   const block = new Uint8Array(8 * 1024 * 1024);
   const statuses = [];
   for (const base of [mock.url, proxy.url])
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 5; i++) {
       const res = await fetch(base + '/v1/files/upload', {
         method: 'POST',
         headers: { 'Content-Type': 'application/octet-stream' },
@@ -69,7 +70,9 @@ const script = (files: Record<string, string>) => `
 `;
 
 describe('no runtime tuning from the library', () => {
-  it('every public entry, 80 MiB of refused bodies through the mock and the proxy: no flag, no gc', async () => {
+  it('every public entry, 80 MiB of refused bodies through the mock and the proxy: no flag, no gc', {
+    timeout: 180_000,
+  }, async () => {
     const out = await new Promise<{
       entries: string[];
       statuses: number[];
@@ -89,7 +92,7 @@ describe('no runtime tuning from the library', () => {
     expect(out.entries.sort()).toEqual(
       ['.', './msw', './node', './conformance', './fixtures', './contract', './types'].sort(),
     );
-    expect(out.statuses).toEqual(Array(20).fill(401));
+    expect(out.statuses).toEqual(Array(10).fill(401));
     expect(out.flags).toEqual([]);
     expect(out.execArgvUnchanged).toBe(true);
     expect(out.gcGlobal).toBe('undefined');
