@@ -105,11 +105,5 @@ export interface OperationContext {
   readonly deps: ServiceDeps;
 }
 
-/** A value now, or later: the core answers at once when nothing needs waiting for. */
-export type Soon<T> = T | Promise<T>;
-
-/**
- * An operation holds only the behaviour the schema cannot express. One that can answer from memory
- * (the list) answers at once; the others return a promise.
- */
-export type Operation = (context: OperationContext) => Soon<Answer | Failure>;
+/** An operation holds only the behaviour the schema cannot express; it may answer at once or later. */
+export type Operation = (context: OperationContext) => Answer | Failure | Promise<Answer | Failure>;

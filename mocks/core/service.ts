@@ -7,7 +7,7 @@ import { type Answer, asResponse, StreamAnswer } from './answer/answer.js';
 import { failureAnswer } from './answer/envelope.js';
 import { FairTurns } from './answer/fair-turns.js';
 import { calibratedConfig, calibrationOf } from './calibration.js';
-import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
+import type { AudioEngine, CoreRequest, Logger, ServiceDeps } from './context.js';
 import { type Controls, handleControl } from './control/control-api.js';
 import { type PopulateOptions, type PopulateResult, populateVoices } from './control/populate.js';
 import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
@@ -93,7 +93,7 @@ export interface MockService {
    * Response. An answer that needs no waiting (a list from memory, most refusals) comes back as is,
    * not in a promise: `await` it either way.
    */
-  answer(request: CoreRequest): Soon<Answer>;
+  answer(request: CoreRequest): Promise<Answer>;
   readonly config: MockConfig;
   /** The calibration profile the service answers by, as checked; undefined without one. */
   readonly profile?: Profile;
@@ -207,7 +207,7 @@ function controlsOf(
   deps: ServiceDeps,
   store: StateStore,
   shift: ClockShift,
-  answer: (request: CoreRequest) => Soon<Answer>,
+  answer: (request: CoreRequest) => Promise<Answer>,
 ): Controls {
   const { state, persist } = deps;
   const storage = deps.storage as PinnedStorage;
@@ -325,13 +325,12 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const violations: string[] = [];
   const answerNow = answerer(deps, options.validateResponses === true, violations, () => controls);
   // Requests wait for the voices the populate option asks for.
-  const answerWhenReady = (request: CoreRequest): Soon<Answer> => {
+  const answerWhenReady = (request: CoreRequest): Promise<Answer> => {
     if (!ready) return answerNow(request);
     const again = () => answerWhenReady(request);
     return ready.then(again, again);
   };
-  // Answers being made (an answer made at once is never counted): the warm-up waits while there are
-  // any, or while audio renders (quietTurns), so that a client's request waits for one piece of it at
+  // Answers being made: the warm-up waits while there are any, or while audio renders (quietTurns), so that a client's request waits for one piece of it at
   // most, never for the rest.
   let answering = 0;
   const answered = (made: Answer): Answer => {
@@ -342,11 +341,9 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     answering--;
     throw error;
   };
-  const answer = (request: CoreRequest): Soon<Answer> => {
-    const made = answerWhenReady(request);
-    if (!(made instanceof Promise)) return made;
+  const answer = (request: CoreRequest): Promise<Answer> => {
     answering++;
-    return made.then(answered, failed);
+    return answerWhenReady(request).then(answered, failed);
   };
   let closed = false;
   const controls = controlsOf(deps, store, shift, answer);
@@ -397,16 +394,16 @@ function answerer(
   validateResponses: boolean,
   violations: string[],
   controls: () => Controls,
-): (request: CoreRequest) => Soon<Answer> {
+): (request: CoreRequest) => Promise<Answer> {
   const { state, logger } = deps;
 
-  function handle(request: CoreRequest, target: Target): Soon<Handled> {
+  function handle(request: CoreRequest, target: Target): Promise<Handled> {
     if (target.control) {
       return handleControl(request, deps, controls()).then((answer) => ({ answer, operationId: null }));
     }
     const handled = runPipeline(request, deps, target);
     if (!validateResponses) return handled;
-    return Promise.resolve(handled).then(async (handled) => {
+    return handled.then(async (handled) => {
       if (!handled.operationId) return handled;
       const report = (violation: string) => {
         violations.push(violation);
@@ -445,25 +442,15 @@ function answerer(
     return handled.answer;
   }
 
-  return (request) => {
-    let target: Target;
-    try {
-      target = targetOf(request.url, state.caches.targets);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  return async (request) => {
+    const target = targetOf(request.url, state.caches.targets);
     const started = performance.now();
-    let handled: Soon<Handled>;
+    let handled: Handled;
     try {
-      handled = handle(request, target);
+      handled = await handle(request, target);
     } catch (error) {
       handled = unexpected(request, error);
     }
-    // An answer made at once goes back at once: no promise (nor closure) for a list answered from memory.
-    if (!(handled instanceof Promise)) return logged(request, target, started, handled);
-    return handled.then(
-      (made) => logged(request, target, started, made),
-      (error: unknown) => logged(request, target, started, unexpected(request, error)),
-    );
+    return logged(request, target, started, handled);
   };
 }

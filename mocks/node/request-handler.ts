@@ -115,7 +115,7 @@ function answerWith(
   startedAt: number,
 ): void {
   const { service } = server;
-  let answered: Answer | Promise<Answer>;
+  let answered: Promise<Answer>;
   try {
     // A GET's request is made at once; one with a body once its small body is read.
     const request = toRequest(req, res, routed.href, server.bodyTimeoutMs);
@@ -134,17 +134,7 @@ function answerWith(
     res.destroy();
     return;
   }
-  // An answer the core made at once (a list from memory) is written in this same turn, with no
-  // promise: under load each promise hop of a list answer costs as much as routing it.
-  if (answered instanceof Promise)
-    answered.then((answer) => write(service, answer, req, res, head, startedAt)).catch(() => res.destroy());
-  else {
-    try {
-      write(service, answered, req, res, head, startedAt)?.catch(() => res.destroy());
-    } catch {
-      res.destroy();
-    }
-  }
+  answered.then((answer) => write(service, answer, req, res, head, startedAt)).catch(() => res.destroy());
 }
 
 /** Writes an answer; a promise only while a streamed body is being written. */
