@@ -1,29 +1,26 @@
 import { getHeapStatistics } from 'node:v8';
-import { type V8Collect, v8Collector } from './v8-gc.js';
+
+/** V8's `gc`, as `node --expose-gc` gives it to a process (`type`, `execution`, `flavor`). */
+export type V8Collect = (options?: {
+  type?: 'minor' | 'major';
+  execution?: 'sync' | 'async';
+  flavor?: 'regular' | 'last-resort';
+}) => void;
 
 /**
  * Gives memory back once a load is over, for a process that is a server of its own (`voice-kit mock`;
- * never `startMockServer` in a user's process, as V8's collector is the process's). Under many streams
- * at once V8 grows its heap, young generation included, and Node's sockets hold buffers outside it;
- * when the load ends, V8 keeps the pages until its next full collection, which an idle process may not
- * have for a long time: 1,000 streams cut after their first bytes left the mock ~60–120 MB larger,
- * while its live heap was back at ~11 MB. So the process checks once a second: when it has been quiet
- * (under 2 % of a core) for ten checks in a row and its heap or its resident memory has grown 16 MiB or
- * more since the smallest quiet reading, it runs one full collection (~11 ms here; nobody waits for it:
- * nothing is being served). In a process that allocates next to nothing, V8 then shrinks its young
- * generation too and frees what the sockets held. During a load it never runs: the young generation
- * keeps the size V8 chose for the load, which spares 50 streams at once ~20 % of their work in
- * scavenges.
+ * never `startMockServer` in a user's process, as V8's collector is the process's). When a load ends,
+ * V8 keeps the heap pages it grew (young generation included) until its next full collection, which an
+ * idle process may not have for a long time: many streams cut after their first bytes left the mock
+ * tens of MB larger while its live heap was back to a few. So the process checks once a second: when
+ * it has been quiet (under 2 % of a core) for ten checks in a row and its heap or its resident memory
+ * has grown 16 MiB or more since the smallest quiet reading, it runs one full collection (nobody waits
+ * for it: nothing is being served). During a load it never runs.
  *
- * A regular collection, not V8's `last-resort` flavour (which this once ran): after a `last-resort`
- * collection every `node:http` server measured here, a bare one included, answered ~25 % slower for
- * good (as long as it was measured, 24 s and more), with V8's object-literal and map-transition work
- * in its runtime instead of its inline caches; a regular one leaves the speed as it was and gives back
- * as much after the 1,000 cut streams (docs/performance.md, the twelfth round). Why: a `last-resort`
- * collection collects several times in a row, which frees the hidden classes of Node's tick entries
- * unless one is held (tick-shape.ts, the fourteenth round). A regular one still costs the next load's
- * first seconds a re-optimization of Node's HTTP code (+0.7–2.4 µs a request over the 3 s after it, in
- * 8 of 9 runs; same round).
+ * It uses the process's own `gc` only: the CLI's process gets one when it is started with
+ * `--expose-gc` (`npm start` does, docs/performance.md); without it nothing runs. It never sets a V8
+ * flag itself. A regular collection, not V8's `last-resort` flavour: after a `last-resort` collection
+ * `node:http` servers measured here answered ~25 % slower for good.
  */
 
 /**
@@ -46,7 +43,7 @@ export interface QuietCollectOptions {
   readonly busyShare?: number;
   /** Growth of the heap or of the resident memory since its smallest quiet reading that calls for a collection, bytes. */
   readonly grownBytes?: number;
-  /** For tests: the readings and the collector (V8's by default, reached when first due). */
+  /** For tests: the readings and the collector (the process's `gc` by default, if it has one). */
   readonly readings?: Readings;
   readonly collect?: V8Collect | null;
 }
@@ -71,15 +68,16 @@ const processReadings: Readings = {
 };
 
 /**
- * Starts the checks (an unref'd timer: it never keeps the process alive). V8's collector is reached
- * only when a collection is first due (~1 ms, not at start-up); where it cannot be had, nothing runs.
+ * Starts the checks (an unref'd timer: it never keeps the process alive). Without a collector (the
+ * process was not started with `--expose-gc`) nothing runs.
  *
  * @example
  * const quiet = collectWhenQuiet(); // after the server listens
  * quiet.stop(); // on close
  */
 export function collectWhenQuiet(options: QuietCollectOptions = {}): QuietCollector {
-  const collector = (): V8Collect | null => (options.collect === undefined ? v8Collector() : options.collect);
+  const own = (globalThis as { gc?: V8Collect }).gc ?? null;
+  const collector = (): V8Collect | null => (options.collect === undefined ? own : options.collect);
   const read = options.readings ?? processReadings;
   const busyShare = options.busyShare ?? 0.02;
   const quietChecks = options.quietChecks ?? 10;

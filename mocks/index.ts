@@ -25,7 +25,7 @@ export {
   StreamAnswer,
 } from './core/answer/answer.js';
 export type { Envelope } from './core/answer/envelope.js';
-export type { AudioEngine, CoreRequest, Logger, Soon } from './core/context.js';
+export type { AudioEngine, CoreRequest, Logger } from './core/context.js';
 export { maxPopulateVoices, type PopulateOptions, type PopulateResult } from './core/control/populate.js';
 export { type Clock, manualClock, offsetClock } from './core/platform/clock.js';
 export { memoryStorage, type Storage, type StorageWriter } from './core/platform/storage.js';

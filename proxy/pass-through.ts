@@ -19,8 +19,6 @@ export interface PassThroughContext {
   /** How long the upstream may stay silent, ms (0: forever). */
   readonly timeoutMs: number;
   readonly session: ProxySession;
-  /** Told the bytes of each chunk that passes (the young-generation sweep). */
-  readonly passed: (bytes: number) => void;
 }
 
 /** Passes the request `req` on and its answer back to `res`. */
@@ -103,7 +101,6 @@ class Relay {
   private requestChunk(chunk: Buffer): void {
     this.exchange.observer.requestChunk(chunk);
     this.exchange.tap?.requestChunk(chunk);
-    this.ctx.passed(chunk.length);
     if (this.upReq.destroyed) return;
     if (!this.upReq.write(chunk)) this.req.pause();
   }
@@ -178,7 +175,6 @@ class Relay {
       silence.start();
       exchange.observer.responseChunk(chunk);
       exchange.tap?.responseChunk(chunk);
-      this.ctx.passed(chunk.length);
       // A client that reads slowly holds the upstream back: that wait is not the upstream's silence.
       if (!res.write(chunk)) {
         upRes.pause();

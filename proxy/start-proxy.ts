@@ -6,8 +6,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { holdTickShape } from '../common/tick-shape.js';
-import { youngSweep } from '../common/young-sweep.js';
 import { createJudge, type Judge, type JudgeOptions } from '../judge/judge.js';
 import type { KeyScope } from '../judge/session.js';
 import { createProfileRecorder, type ProfileRecorder } from '../profile/recorder.js';
@@ -126,9 +124,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     ...(options.onViolation ? { onViolation: options.onViolation } : {}),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });
-  // Bytes only pass through here: without sweeps a 200 MB upload grew the proxy by ~80 MB.
-  const passed = youngSweep();
-  const context = { upstream, timeoutMs: options.upstreamTimeoutMs ?? 120_000, session, passed };
+  const context = { upstream, timeoutMs: options.upstreamTimeoutMs ?? 120_000, session };
   let server: http.Server;
   try {
     server = await listen(options, (req, res) => passThrough(context, req, res));
@@ -165,8 +161,6 @@ function judgeOf(options: ProxyOptions): Judge {
 
 /** The server, listening; a malformed request line or head gets Node's 400 and the proxy stays up. */
 async function listen(options: ProxyOptions, handle: http.RequestListener): Promise<http.Server> {
-  // nextTick stays on V8's fast path after collections that find no tick alive (common/tick-shape.ts).
-  holdTickShape();
   const server = http.createServer({ noDelay: true, keepAlive: true }, handle);
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');

@@ -108,21 +108,7 @@ export interface OperationContext {
   readonly body: unknown;
   readonly preferences: Preferences;
   readonly deps: ServiceDeps;
-  /**
-   * Said by an operation whose answer is the same for the same request (URL, key, no Prefer, no body)
-   * while `holds()` is true: the pipeline may then give that answer again to such a request without
-   * its checks and the operation (`repeatedAnswer` in pipeline.ts). `holds` names what the answer
-   * depends on beyond the request (the list: its voices' version, the voice_url expiry second, the free
-   * uses left); it is called once per repeat, so it must be cheap.
-   */
-  repeatable(holds: () => boolean): void;
 }
 
-/** A value now, or later: the core answers at once when nothing needs waiting for. */
-export type Soon<T> = T | Promise<T>;
-
-/**
- * An operation holds only the behaviour the schema cannot express. One that can answer from memory
- * (the list) answers at once; the others return a promise.
- */
-export type Operation = (context: OperationContext) => Soon<Answer | Failure>;
+/** An operation holds only the behaviour the schema cannot express; it may answer at once or later. */
+export type Operation = (context: OperationContext) => Answer | Failure | Promise<Answer | Failure>;

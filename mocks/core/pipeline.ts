@@ -3,7 +3,7 @@ import { apiKeyHeader, errors, type OperationId } from '../../openapi/contract.j
 import { type Finding, matchRoute, validateJsonBody, validateQuery } from '../../openapi/validate.js';
 import { type Answer, BytesAnswer, DroppedAnswer, dropped } from './answer/answer.js';
 import { excerpt, type Failure, fail, failureAnswer, isFailure, render } from './answer/envelope.js';
-import type { CoreRequest, OperationContext, ServiceDeps, Soon } from './context.js';
+import type { CoreRequest, OperationContext, ServiceDeps } from './context.js';
 import { operations } from './operation-table.js';
 import { unixSeconds } from './platform/clock.js';
 import { drain, jsonBodyCap, readJsonBody } from './request/request-body.js';
@@ -56,37 +56,34 @@ export interface Handled {
   sent?: { key: string; body: unknown };
   /** The JSON body as read, valid or not, for the request journal; undefined without one. */
   received?: unknown;
-  /** Set when the same request may be given this very answer while this holds (`repeatedAnswer`). */
-  repeat?: () => boolean;
 }
 
 const synthesisOperations: ReadonlySet<OperationId> = new Set(['synthesizeSpeech', 'streamSpeech']);
 
 /**
  * One request through route → auth → scenario (Prefer) → request validation → operation.
- * Never throws for a bad request: every refusal is an envelope from the catalogue.
- *
- * An answer that needs no waiting (a body-less GET answered from memory, most refusals) comes back
- * at once, not as a promise: under load the promise hops of a list request cost more than its answer.
+ * Never rejects for a bad request: every refusal is an envelope from the catalogue.
  */
-export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Target): Soon<Handled> {
+export async function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Target): Promise<Handled> {
   const { url, pathname } = target;
   const route = matchRoute(request.method, pathname);
   if (route.kind === 'not-found') {
     const message = `no operation at ${request.method} ${excerpt(pathname)}`;
     const answer = render(fail('routeNotFound', message), undefined, deps.calibration.refusals);
-    return afterDrain(request, { answer, operationId: null });
+    await afterDrain(request);
+    return { answer, operationId: null };
   }
   if (route.kind === 'method-not-allowed') {
     const message = `method ${request.method} is not allowed on ${excerpt(pathname)}; allowed: ${route.allowed.join(', ')}`;
-    return afterDrain(request, {
+    await afterDrain(request);
+    return {
       answer: render(
         fail('methodNotAllowed', message),
         { Allow: route.allowed.join(', ') },
         deps.calibration.refusals,
       ),
       operationId: null,
-    });
+    };
   }
   const { operationId } = route;
   const preferences = parsePreferences(request.headers.get('prefer'));
@@ -120,15 +117,14 @@ export function runPipeline(request: CoreRequest, deps: ServiceDeps, target: Tar
   const queryFindings = validateQuery(operationId, query);
   if (queryFindings.length > 0) return flow.respond(findingsFailure('query', queryFindings, query));
   if (!jsonOperations.has(operationId)) return flow.operate();
-  return readJsonBody(request, jsonBodyCap(deps.config.maxTextLength)).then((read) => {
-    if (isFailure(read)) return flow.respond(read);
-    flow.received = read;
-    const body = deps.calibration.textAlias && synthesisOperations.has(operationId) ? aliased(read) : read;
-    const bodyFindings = validateJsonBody(operationId, body);
-    if (bodyFindings.length > 0) return flow.respond(findingsFailure('body', bodyFindings, body));
-    flow.body = body;
-    return flow.operate();
-  });
+  const read = await readJsonBody(request, jsonBodyCap(deps.config.maxTextLength));
+  if (isFailure(read)) return flow.respond(read);
+  flow.received = read;
+  const body = deps.calibration.textAlias && synthesisOperations.has(operationId) ? aliased(read) : read;
+  const bodyFindings = validateJsonBody(operationId, body);
+  if (bodyFindings.length > 0) return flow.respond(findingsFailure('body', bodyFindings, body));
+  flow.body = body;
+  return flow.operate();
 }
 
 /**
@@ -143,8 +139,6 @@ class Flow implements OperationContext {
   body: unknown;
   /** The JSON body as read, before it was validated (the journal shows what was sent, valid or not). */
   received: unknown;
-  /** What the operation said its answer depends on, when it said the answer may be repeated. */
-  private holds: (() => boolean) | undefined;
 
   constructor(
     readonly operationId: OperationId,
@@ -155,29 +149,16 @@ class Flow implements OperationContext {
     private readonly latencyMs: number,
   ) {}
 
-  repeatable(holds: () => boolean): void {
-    this.holds = holds;
-  }
-
   /** The operation's answer, with the faults Prefer asked for. */
-  operate(): Soon<Handled> {
-    const answer = operations[this.operationId](this);
+  async operate(): Promise<Handled> {
+    const handled = await this.respond(await operations[this.operationId](this));
     const { faults } = this.preferences;
-    if (faults.length === 0)
-      return answer instanceof Promise ? answer.then((a) => this.respond(a)) : this.respond(answer);
-    return Promise.resolve(answer)
-      .then((a) => this.respond(a))
-      .then((handled) => ({
-        ...handled,
-        answer:
-          handled.answer instanceof DroppedAnswer
-            ? handled.answer
-            : applyFaults(handled.answer, faults, this.deps.sleep),
-      }));
+    if (faults.length === 0 || handled.answer instanceof DroppedAnswer) return handled;
+    return { ...handled, answer: applyFaults(handled.answer, faults, this.deps.sleep) };
   }
 
   /** The answer as handled, once the body is drained and any `latency=MS` waited (unless `late` is false). */
-  respond(answer: Answer | Failure, late = true): Soon<Handled> {
+  async respond(answer: Answer | Failure, late = true): Promise<Handled> {
     const { operationId, request, latencyMs } = this;
     const refusals = this.deps.calibration.refusals;
     const handled: Handled = {
@@ -187,63 +168,21 @@ class Flow implements OperationContext {
     if (this.body !== undefined && synthesisOperations.has(operationId))
       handled.sent = { key: this.caller.key, body: this.body };
     if (this.received !== undefined) handled.received = this.received;
-    // Only an answer as the operation made it, to a request with no Prefer (no fault, no latency), repeats.
-    if (this.holds !== undefined && !isFailure(answer) && this.preferences === noPreferences)
-      handled.repeat = this.holds;
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
     const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;
-    const waits = late && latencyMs > 0 && !streamed;
-    if (!waits) return afterDrain(request, handled);
-    return Promise.resolve(afterDrain(request, handled))
-      .then(() => this.deps.sleep(latencyMs))
-      .then(() => handled);
+    await afterDrain(request);
+    if (late && latencyMs > 0 && !streamed) await this.deps.sleep(latencyMs);
+    return handled;
   }
 }
 
 const noQuery: Readonly<Record<string, string>> = Object.freeze({});
 
-/**
- * The answer given before to the same request, when it still holds: a body-less GET with the same URL
- * (its parsed target) and the same key, no Prefer, and its operation's `repeatable` check true.
- * Everything the pipeline checks of such a request (route, key, query) is the same as last time, so
- * its checks and its operation are not run again: a polled list costs its log line and little else
- * (docs/performance.md, the tenth round). Undefined for anything else.
- */
-export function repeatedAnswer(request: CoreRequest, target: Target, deps: ServiceDeps): Handled | undefined {
-  if (request.method !== 'GET' || request.body !== null) return undefined;
-  const kept = deps.state.caches.repeats.get(target);
-  if (kept === undefined) return undefined;
-  const { headers } = request;
-  if (headers.get(apiKeyHeader) !== kept.key || headers.get('prefer') !== null) return undefined;
-  // The same key is the same caller: `deps.callers` is made once, with the service.
-  return kept.holds() ? kept.handled : undefined;
-}
-
-/** Keeps a handled request for its repeats when its operation said it may be repeated (`repeatedAnswer`). */
-export function keepRepeatable(
-  request: CoreRequest,
-  target: Target,
-  deps: ServiceDeps,
-  handled: Handled,
-): void {
-  const { repeat } = handled;
-  if (repeat === undefined || request.method !== 'GET' || request.body !== null) return;
-  const key = request.headers.get(apiKeyHeader);
-  if (key === null || request.headers.get('prefer') !== null) return;
-  // Only a target the service keeps can be found again (a URL over 512 characters is parsed anew each time).
-  if (deps.state.caches.targets.get(request.url) !== target) return;
-  deps.state.caches.repeats.keep(target, {
-    key,
-    handled: { answer: handled.answer, operationId: handled.operationId },
-    holds: repeat,
-  });
-}
-
-/** The answer once the request body is drained; at once when there is none (most GETs) or it was read whole. */
-function afterDrain(request: CoreRequest, handled: Handled): Soon<Handled> {
-  if (request.bodyBytes !== undefined || request.body === null) return handled;
-  return drain(request.body).then(() => handled);
+/** Drains what is left of the request body (none for most GETs, or one read whole). */
+async function afterDrain(request: CoreRequest): Promise<void> {
+  if (request.bodyBytes !== undefined || request.body === null) return;
+  await drain(request.body);
 }
 
 const decoder = new TextDecoder();

@@ -7,23 +7,16 @@ import { type Answer, asResponse, StreamAnswer } from './answer/answer.js';
 import { failureAnswer } from './answer/envelope.js';
 import { FairTurns } from './answer/fair-turns.js';
 import { calibratedConfig, calibrationOf } from './calibration.js';
-import type { AudioEngine, CoreRequest, Logger, ServiceDeps, Soon } from './context.js';
+import type { AudioEngine, CoreRequest, Logger, ServiceDeps } from './context.js';
 import { type Controls, handleControl } from './control/control-api.js';
 import { type PopulateOptions, type PopulateResult, populateVoices } from './control/populate.js';
-import {
-  checkResponse,
-  type Handled,
-  keepRepeatable,
-  logEntry,
-  repeatedAnswer,
-  runPipeline,
-} from './pipeline.js';
+import { checkResponse, type Handled, logEntry, runPipeline } from './pipeline.js';
 import { type Clock, manualClock } from './platform/clock.js';
 import { lazyAudioEngine } from './platform/lazy-audio.js';
 import { type PinnedStorage, pinnedStorage, snapshotObjectIds } from './platform/pinned-storage.js';
 import { createSigner, randomSecret, seedSecret } from './platform/signer.js';
 import { memoryStorage, type Storage } from './platform/storage.js';
-import { type NextTurn, quietTurns, warmUp } from './platform/warm-up.js';
+import { quietTurns, warmUp } from './platform/warm-up.js';
 import { type Target, targetOf } from './request/target.js';
 import { keepExchange } from './state/exchange.js';
 import { localDecisions } from './state/local-decisions.js';
@@ -107,7 +100,7 @@ export interface MockService {
    * Response. An answer that needs no waiting (a list from memory, most refusals) comes back as is,
    * not in a promise: `await` it either way.
    */
-  answer(request: CoreRequest): Soon<Answer>;
+  answer(request: CoreRequest): Promise<Answer>;
   readonly config: MockConfig;
   /** The calibration profile the service answers by, as checked; undefined without one. */
   readonly profile?: Profile;
@@ -136,12 +129,10 @@ export interface MockService {
    * the same config and audio engine, so the first real stream is nearly as quick as the next (the
    * Node server calls it once it listens). Each piece of it waits for a turn of the event loop, and
    * for none of this service's answers to be under way (quietTurns): real requests go first. Changes
-   * no state and no answer; only the engine's memos (`state.caches.engine`) fill. `through`, when
-   * given, is then handed the same throwaway service, the key it used and those turns: an adapter
-   * warms its own way with them (the Node server sends sixteen requests through its request handler,
-   * warm-up-request.ts). Rejects if the service is closed before the warm-up ends.
+   * no state and no answer; only the engine's memos (`state.caches.engine`) fill. Rejects if the
+   * service is closed before the warm-up ends.
    */
-  warm(through?: (spare: MockService, apiKey: string, nextTurn: NextTurn) => Promise<void>): Promise<void>;
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -277,7 +268,7 @@ function controlsOf(
   deps: ServiceDeps,
   store: StateStore,
   shift: ClockShift,
-  answer: (request: CoreRequest) => Soon<Answer>,
+  answer: (request: CoreRequest) => Promise<Answer>,
 ): Controls {
   const { state, persist } = deps;
   const storage = deps.storage as PinnedStorage;
@@ -405,13 +396,12 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const violations: string[] = [];
   const answerNow = answerer(deps, options.validateResponses === true, violations, () => controls);
   // Requests wait for the voices the populate option asks for.
-  const answerWhenReady = (request: CoreRequest): Soon<Answer> => {
+  const answerWhenReady = (request: CoreRequest): Promise<Answer> => {
     if (!ready) return answerNow(request);
     const again = () => answerWhenReady(request);
     return ready.then(again, again);
   };
-  // Answers being made (an answer made at once is never counted): the warm-up waits while there are
-  // any, or while audio renders (quietTurns), so that a client's request waits for one piece of it at
+  // Answers being made: the warm-up waits while there are any, or while audio renders (quietTurns), so that a client's request waits for one piece of it at
   // most, never for the rest.
   let answering = 0;
   const answered = (made: Answer): Answer => {
@@ -425,13 +415,11 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   // A mock of a shared store answers from memory brought up to the store's state first.
   const shared = store.shared && follower(store.shared, state, clock, shift);
   const answerSynced = shared
-    ? (request: CoreRequest): Soon<Answer> => shared().then(() => answerWhenReady(request))
+    ? (request: CoreRequest): Promise<Answer> => shared().then(() => answerWhenReady(request))
     : answerWhenReady;
-  const answer = (request: CoreRequest): Soon<Answer> => {
-    const made = answerSynced(request);
-    if (!(made instanceof Promise)) return made;
+  const answer = (request: CoreRequest): Promise<Answer> => {
     answering++;
-    return made.then(answered, failed);
+    return answerSynced(request).then(answered, failed);
   };
   let closed = false;
   const controls = controlsOf(deps, store, shift, answer);
@@ -454,7 +442,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     fetch: async (request) => asResponse(await answer(request)),
     answer,
     ready: readyPromise,
-    warm: async (through) => {
+    warm: async () => {
       const spare = createMockService({ config: options.config ?? {}, audio, logger: { error: () => {} } });
       const apiKey = config.keys[0]?.key;
       const nextTurn = quietTurns(
@@ -463,7 +451,6 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         () => closed,
       );
       await warmUp(spare, apiKey, config.maxTextLength, nextTurn);
-      if (through && apiKey !== undefined) await through(spare, apiKey, nextTurn);
     },
     close: async () => {
       closed = true;
@@ -483,16 +470,16 @@ function answerer(
   validateResponses: boolean,
   violations: string[],
   controls: () => Controls,
-): (request: CoreRequest) => Soon<Answer> {
+): (request: CoreRequest) => Promise<Answer> {
   const { state, logger } = deps;
 
-  function handle(request: CoreRequest, target: Target): Soon<Handled> {
+  function handle(request: CoreRequest, target: Target): Promise<Handled> {
     if (target.control) {
       return handleControl(request, deps, controls()).then((answer) => ({ answer, operationId: null }));
     }
     const handled = runPipeline(request, deps, target);
     if (!validateResponses) return handled;
-    return Promise.resolve(handled).then(async (handled) => {
+    return handled.then(async (handled) => {
       if (!handled.operationId) return handled;
       const report = (violation: string) => {
         violations.push(violation);
@@ -500,8 +487,7 @@ function answerer(
       };
       const own = { ...deps.calibration.ownChoices, pcmHeaders: deps.config.pcmHeaders };
       const answer = await checkResponse(handled.operationId, handled.answer, report, own);
-      // A 500 for a mock bug is reported anew each time: it is never given again as a repeat.
-      return answer === handled.answer ? handled : { ...handled, answer, repeat: undefined };
+      return answer === handled.answer ? handled : { ...handled, answer };
     });
   }
 
@@ -513,12 +499,6 @@ function answerer(
       answer: failureAnswer(status, code, `${message}: ${(error as Error)?.message}`),
       operationId: null,
     };
-  }
-
-  /** A handled request, kept for its repeats when its operation said it may be repeated. */
-  function kept(request: CoreRequest, target: Target, handled: Handled): Handled {
-    if (handled.repeat !== undefined) keepRepeatable(request, target, deps, handled);
-    return handled;
   }
 
   /** Logs a handled request (the log never costs an answer) and gives its answer. */
@@ -539,29 +519,15 @@ function answerer(
     return handled.answer;
   }
 
-  return (request) => {
-    let target: Target;
-    try {
-      target = targetOf(request.url, state.caches.targets);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  return async (request) => {
+    const target = targetOf(request.url, state.caches.targets);
     const started = performance.now();
-    let handled: Soon<Handled>;
+    let handled: Handled;
     try {
-      // The same request as one answered before, while its answer holds: that answer again.
-      const repeated = target.control ? undefined : repeatedAnswer(request, target, deps);
-      if (repeated !== undefined) return logged(request, target, started, repeated);
-      handled = handle(request, target);
+      handled = await handle(request, target);
     } catch (error) {
       handled = unexpected(request, error);
     }
-    // An answer made at once goes back at once: no promise (nor closure) for a list answered from memory.
-    if (!(handled instanceof Promise))
-      return logged(request, target, started, kept(request, target, handled));
-    return handled.then(
-      (made) => logged(request, target, started, kept(request, target, made)),
-      (error: unknown) => logged(request, target, started, unexpected(request, error)),
-    );
+    return logged(request, target, started, handled);
   };
 }

@@ -2,7 +2,6 @@
 // @types/node for it even where its "types" list leaves @types/node out (TypeScript 6's default).
 /// <reference types="node" preserve="true" />
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { youngSweep } from '../../common/young-sweep.js';
 import type { CoreRequest } from '../core/context.js';
 import { BodyStalled, type DiscardingBody } from '../core/request/request-body.js';
 import type { HeaderSource } from '../core/state/exchange.js';
@@ -30,9 +29,6 @@ function stallTimer(req: IncomingMessage, ms: number, onStall: (error: BodyStall
   return { start, stop };
 }
 
-/** Counts the bytes of bodies thrown away as they arrive (a refused upload): see young-sweep.ts. */
-export const drained = youngSweep();
-
 /**
  * A web stream over the request body that reads from the socket only as fast as the core consumes
  * (Node 20's Readable.toWeb buffers ahead when the consumer is slower, e.g. writing to disk). It errors
@@ -50,7 +46,7 @@ function bodyStream(req: IncomingMessage, stallMs: number): DiscardingBody {
           controller.error(error);
         };
         req.on('data', (chunk: Buffer) => {
-          if (failed) return drained(chunk.byteLength);
+          if (failed) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((controller.desiredSize ?? 0) <= 0) {
             req.pause();

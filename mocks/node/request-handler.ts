@@ -10,7 +10,7 @@ import type { StreamTiming } from '../core/state/request-log.js';
 import type { ControlGuard } from './control-guard.js';
 import { answerPreflight, corsHeaderList, isPreflight } from './cors.js';
 import { dashboardFiles, isDashboardRequest, serveDashboard } from './dashboard.js';
-import { drained, firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
+import { firstHost, RecentUrls, stalledRequests, toRequest } from './read-request.js';
 import { type Routed, type RouteMemos, routedTarget } from './routed-target.js';
 import { writeBytesAnswer, writeStreamAnswer } from './write-answer.js';
 
@@ -102,11 +102,8 @@ function finish(req: IncomingMessage, res: ServerResponse): void {
   // A body that stalled will not finish: the connection closes once the 408 is out.
   if (stalledRequests.has(req)) res.once('finish', () => req.socket.destroy());
   // Whatever else the answer left unread is thrown away, so a keep-alive connection stays usable.
-  else req.on('data', throwAway).resume();
+  else req.resume();
 }
-
-/** Counts a chunk of a body nobody reads as it is thrown away (one function for all requests). */
-const throwAway = (chunk: Buffer): void => drained(chunk.byteLength);
 
 /** Hands the request to the core and writes its answer. */
 function answerWith(
@@ -118,7 +115,7 @@ function answerWith(
   startedAt: number,
 ): void {
   const { service } = server;
-  let answered: Answer | Promise<Answer>;
+  let answered: Promise<Answer>;
   try {
     // A GET's request is made at once; one with a body once its small body is read.
     const request = toRequest(req, res, routed.href, server.bodyTimeoutMs);
@@ -137,17 +134,7 @@ function answerWith(
     res.destroy();
     return;
   }
-  // An answer the core made at once (a list from memory) is written in this same turn, with no
-  // promise: under load each promise hop of a list answer costs as much as routing it.
-  if (answered instanceof Promise)
-    answered.then((answer) => write(service, answer, req, res, head, startedAt)).catch(() => res.destroy());
-  else {
-    try {
-      write(service, answered, req, res, head, startedAt)?.catch(() => res.destroy());
-    } catch {
-      res.destroy();
-    }
-  }
+  answered.then((answer) => write(service, answer, req, res, head, startedAt)).catch(() => res.destroy());
 }
 
 /** Writes an answer; a promise only while a streamed body is being written. */

@@ -1,11 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { holdTickShape } from '../../common/tick-shape.js';
 import type { PopulateOptions } from '../core/control/populate.js';
 import { offsetClock } from '../core/platform/clock.js';
 import { randomSecret } from '../core/platform/signer.js';
-import type { NextTurn } from '../core/platform/warm-up.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { controlGuard, isLoopbackHost } from './control-guard.js';
 import { tempDirStorage } from './file-storage.js';
@@ -13,7 +11,6 @@ import { probePort } from './port-probe.js';
 import { requestHandler } from './request-handler.js';
 import { resolveHost } from './resolve-host.js';
 import { StateDirError } from './state-dir-error.js';
-import { warmNodePath } from './warm-up-request.js';
 import { answerClientError } from './write-answer.js';
 
 /** How long a request body may stall before the server cuts it: see MockServerOptions.bodyTimeoutMs. */
@@ -218,19 +215,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     fallbackOrigin: `http://${host}:${port}`,
     bodyTimeoutMs,
   });
-  // nextTick stays on V8's fast path after collections that find no tick alive, such as those of an
-  // upload's analysis or an idle process (common/tick-shape.ts): ~15 % of the list's throughput.
-  holdTickShape();
   // noDelay: a streamed chunk leaves at once instead of waiting on Nagle's algorithm for an ACK.
   const server = createServer({ noDelay: true }, handler);
   server.on('clientError', answerClientError);
   await listen(server, port, host, own);
-  // The audio engine warms in a later turn, so the first answer does not wait for it (readiness);
-  // then this server's own way for a stream, through a throwaway server (warm-up-request.ts). Both
-  // take the service's turns: none while it answers real requests.
-  const warmedNode = (spare: MockService, apiKey: string, nextTurn: NextTurn) =>
-    warmNodePath(spare, apiKey, { cors: options.cors ?? true, bodyTimeoutMs }, nextTurn);
-  setImmediate(() => service.warm(warmedNode).catch(() => {}));
+  // The audio engine warms in a later turn, so the first answer does not wait for it (readiness); it
+  // takes the service's turns: none while it answers real requests.
+  setImmediate(() => service.warm().catch(() => {}));
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   // A replica of a shared state is named in the journal by where it listens.

@@ -147,7 +147,7 @@ describe('the guard judges the path the core routes (seeded fuzz, 2,000 targets)
     // The core only records what it would route: no control operation runs, so fuzzing changes nothing.
     const recording: MockService = {
       ...real,
-      answer: (r) => {
+      answer: async (r) => {
         routed.set(r.headers.get('x-seq') ?? '', r.url);
         return new BytesAnswer(200, new Uint8Array(0), { 'Content-Type': 'text/plain' });
       },

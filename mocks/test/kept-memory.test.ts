@@ -7,14 +7,13 @@ import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { v8Collector } from '../../common/v8-gc.js';
+import { fullGc } from '../../scripts/test/full-gc.js';
 import { type MockServer, startMockServer } from '../node/server.js';
 import { testServiceOptions } from './helpers.js';
 
 /** JS heap and buffers after two full GCs, MB: what stays reachable. */
 function kept(): number {
-  const gc = v8Collector();
-  if (!gc) throw new Error('V8 collector unavailable: this test measures the heap after a full GC');
+  const gc = fullGc();
   gc();
   gc();
   const { heapUsed, arrayBuffers } = process.memoryUsage();

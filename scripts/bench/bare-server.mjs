@@ -3,11 +3,6 @@
 // as files); without the header file, the two a JSON API needs.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-// As the mock's own server does: one tick entry held, so that this peer's nextTick does not fall off
-// V8's fast path after idle collections (the list's round after a rest) and flatter the mock.
-import { holdTickShape } from '../../common/tick-shape.ts';
-
-holdTickShape();
 
 const [port, bodyFile, headerFile] = process.argv.slice(2);
 const body = readFileSync(bodyFile);

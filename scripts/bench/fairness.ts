@@ -204,7 +204,7 @@ async function formatRow(
 }
 
 /**
- * Fair streaming under load (issue 25): for each format, `streams` streams of `characters[format]`
+ * Fair streaming under load: for each format, `streams` streams of `characters[format]`
  * characters against the built mock, one after another and then all at once; the first byte of each
  * when all run at once (as the client saw it, as the mock's request log has it, and the same client's
  * floor against a bare node:http server), the total synthesis rate at once over one after another, and
@@ -247,7 +247,7 @@ export interface AbortedRow {
 
 /**
  * `streams` WAV streams of `characters` characters opened at once and cut by the client after their
- * first bytes (issue 25: memory returns to its baseline): the mock's RSS at rest before, at its peak,
+ * first bytes (memory returns to its baseline): the mock's RSS at rest before, at its peak,
  * and `settleMs` after; beside it, what a bare node:http server keeps after the same cuts (Node's own
  * sockets and buffers, which no server of ours can give back sooner). The mock gives its heap back
  * after ten quiet seconds (common/quiet-collect.ts), so the wait is 12 s.

@@ -2,8 +2,9 @@
  * The layout of the repository as a test (ARCHITECTURE.md and each folder's README say the same in
  * prose): no import circle anywhere, type-only imports and tests included; each folder imports only
  * what it may (tests may import whatever they test); the platform-free parts use no Node built-in; no
- * function of shipped code runs past 150 lines.
+ * function of shipped code runs past 150 lines; nothing a public entry loads tunes the runtime.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { circles, longFunctions, type SourceFile, sourceFiles, under } from '../import-graph.js';
@@ -114,6 +115,38 @@ const platformFree = [
   'mocks/dashboard/',
 ];
 
+/** The source of each code entry of package.json's `exports` (dist/x.js is built from x.ts). */
+const publicEntries: string[] = Object.values(
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports as Record<string, unknown>,
+)
+  .filter((target): target is { default: string } => typeof target === 'object' && target !== null)
+  .map((target) => target.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
+
+/** Every file a public entry loads, itself included (static and dynamic imports, type-only ones too). */
+function reachable(from: readonly string[]): SourceFile[] {
+  const byPath = new Map(files.map((file) => [file.path, file]));
+  const seen = new Set<string>();
+  const queue = [...from];
+  for (let path = queue.pop(); path !== undefined; path = queue.pop()) {
+    const file = byPath.get(path);
+    if (!file || seen.has(path)) continue;
+    seen.add(path);
+    queue.push(...file.imports.filter((target) => target.endsWith('.ts')));
+  }
+  return [...seen].map((path) => byPath.get(path) as SourceFile);
+}
+
+/**
+ * Process-wide tuning a library must leave to whoever owns the process: V8 flags set at run time, forced
+ * collections, a tick entry held to keep V8's hidden classes.
+ */
+const runtimeTuning: readonly [string, RegExp][] = [
+  ['sets V8 flags (setFlagsFromString)', /\bsetFlagsFromString\b/],
+  ['names --expose-gc', /--expose[-_]gc/],
+  ['forces a collection (gc()', /(?<![.\w])gc\s*\?*\.?\(/],
+  ['keeps a tick entry (executionAsyncResource)', /\bexecutionAsyncResource\b/],
+];
+
 const ruleOf = (path: string) =>
   Object.keys(mayImport)
     .filter((rule) => under(path, rule))
@@ -154,6 +187,19 @@ describe('repository layout', () => {
             .map((name) => `${file.path} uses ${name}`),
         ];
       });
+    expect(offences).toEqual([]);
+  });
+
+  it('no file a public entry loads sets V8 flags, forces a collection or keeps a tick entry', () => {
+    const loaded = reachable(publicEntries);
+    expect(publicEntries).toContain('entries/node.ts');
+    expect(loaded.map((file) => file.path)).toContain('proxy/start-proxy.ts');
+    const offences = loaded.flatMap((file) => {
+      const code = file.code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+      return runtimeTuning
+        .filter(([, pattern]) => pattern.test(code))
+        .map(([what]) => `${file.path} ${what}`);
+    });
     expect(offences).toEqual([]);
   });
 

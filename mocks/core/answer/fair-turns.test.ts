@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FairTurns } from './fair-turns.js';
 
-/**
- * Turns on a clock the renderers move by hand, whose yields are counted (each one a turn). No lull:
- * the clock stands still between turns here (the lull has its own tests below).
- */
+/** Turns on a clock the renderers move by hand, whose yields are counted (each one a turn). */
 function manualTurns(turnMs = 4, order: string[] = []) {
   const clock = { ms: 0 };
   let yields = 0;
@@ -18,45 +15,9 @@ function manualTurns(turnMs = 4, order: string[] = []) {
           resolve();
         }),
       ),
-    { sliceMs: 1, turnMs, lullMs: 0, now: () => clock.ms },
+    { sliceMs: 1, turnMs, now: () => clock.ms },
   );
   return { clock, turns, yields: () => yields, order };
-}
-
-/** Turns whose rounds of the event loop a test runs one at a time, on a clock it moves by hand. */
-function steppedTurns(lull: { lullMs: number; maxLullMs: number }) {
-  const clock = { ms: 0 };
-  const rounds: (() => void)[] = [];
-  const order: string[] = [];
-  const turns = new FairTurns(() => new Promise<void>((resolve) => rounds.push(resolve)), {
-    sliceMs: 1,
-    turnMs: 1,
-    ...lull,
-    now: () => clock.ms,
-  });
-  /** One round of the event loop: the turn asked for runs, and what it hands out renders. */
-  const round = async () => {
-    rounds.shift()?.();
-    await new Promise((resolve) => setImmediate(resolve));
-  };
-  /** A renderer of `chunks` chunks of `chunkMs` each, noting its name per chunk. */
-  const render = async (name: string, chunks: number, chunkMs: number) => {
-    const slice = turns.slice();
-    for (let i = 0; i < chunks; i++) {
-      const due = i === 0 ? slice.first() : slice.due();
-      if (due) await due;
-      clock.ms += chunkMs;
-      order.push(name);
-    }
-    slice.done();
-  };
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
-  /** Rounds until nobody asks for one (a bounded number: a lull the clock never ends would spin). */
-  const drain = async () => {
-    for (let i = 0; i < 10_000 && rounds.length > 0; i++) await round();
-    expect(rounds).toHaveLength(0);
-  };
-  return { clock, turns, round, render, order, settle, drain };
 }
 
 /** A renderer of `chunks` chunks that each take `chunkMs` of the clock, noting its name per chunk. */
@@ -125,67 +86,6 @@ describe('FairTurns', () => {
     // the rest of the 4 ms turn), and the event loop reads its sockets, where more newcomers would wait.
     await Promise.all([render('a', 10, 1, setup, order), render('b', 1, 1, setup, order)]);
     expect(order.join('')).toBe('a|ba|aaaa|aaaa');
-  });
-
-  it('while newcomers keep coming, a lull: nobody renders until a round in which none came', async () => {
-    const t = steppedTurns({ lullMs: 1, maxLullMs: 20 });
-    const a = t.render('a', 40, 0.25);
-    await t.settle();
-    // a was alone: its first chunk at once, then it waits for a turn. b comes: a lull begins.
-    const b = t.render('b', 1, 0.25);
-    await t.settle();
-    expect(t.order.join('')).toBe('a');
-    await t.round();
-    // That round read c (a newcomer came since the last turn): the turn ends at once, nobody renders.
-    const c = t.render('c', 1, 0.25);
-    await t.settle();
-    expect(t.order.join('')).toBe('a');
-    await t.round();
-    expect(t.order.join('')).toBe('a');
-    // A round in which nobody came: the newcomers' first chunks; a still waits.
-    await t.round();
-    expect(t.order.join('')).toBe('abc');
-    // A round in which nobody came and no newcomer waits: the burst is in, the lull ends, a goes on
-    // (long before the millisecond after the last newcomer is over).
-    expect(t.clock.ms).toBeLessThan(1);
-    await t.round();
-    expect(t.order.join('')).toMatch(/^abca+$/);
-    await t.drain();
-    await Promise.all([a, b, c]);
-    expect(t.order.filter((name) => name === 'a')).toHaveLength(40);
-  });
-
-  it('a lull lasts no longer than its longest, and those sounding then go on for as long', async () => {
-    const t = steppedTurns({ lullMs: 1, maxLullMs: 5 });
-    const a = t.render('a', 200, 0.25);
-    await t.settle();
-    const newcomers: Promise<void>[] = [];
-    const rounds: { at: number; a: boolean }[] = [];
-    // A newcomer before every round, half a millisecond apart: they keep coming for longer than a
-    // lull may last (a's slices move the clock on too).
-    for (let i = 0; t.clock.ms < 12; i++) {
-      t.clock.ms += 0.5;
-      newcomers.push(t.render(`n${i}`, 1, 0));
-      await t.settle();
-      const at = t.clock.ms;
-      const before = t.order.length;
-      await t.round();
-      rounds.push({ at, a: t.order.slice(before).includes('a') });
-    }
-    // The lull began at 0.5 ms and ends at 5.5; from then on a goes on in every round, and a newcomer
-    // begins no new lull before 10.5 ms.
-    const early = rounds.filter((r) => r.at < 5.5);
-    const share = rounds.filter((r) => r.at >= 5.5 && r.at < 10.5);
-    expect(early.length).toBeGreaterThan(5);
-    expect(early.every((r) => !r.a)).toBe(true);
-    expect(share.length).toBeGreaterThan(0);
-    expect(share.every((r) => r.a)).toBe(true);
-    expect(rounds.find((r) => r.at >= 10.5)?.a).toBe(false);
-    // Each newcomer's first chunk was made, and a ends.
-    t.clock.ms += 25;
-    await t.drain();
-    await Promise.all([a, ...newcomers]);
-    expect(t.order.filter((name) => name.startsWith('n'))).toHaveLength(newcomers.length);
   });
 
   it('a renderer that stops (its client went away) does not hold up the others', async () => {

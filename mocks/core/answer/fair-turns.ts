@@ -15,16 +15,6 @@
  * turn, after the event loop has read its sockets (new requests, lists). A renderer that stops
  * mid-slice (its client went away, its socket pushes back) holds up the others for no longer than
  * this turn. Only when a chunk is made changes, never its bytes. Imports nothing of the kit.
- *
- * A lull while a burst comes in: Node accepts one connection per round of a busy event loop, so a
- * burst whose first newcomers began sounding was accepted one connection per turn of ~1 ms (50 MP3
- * streams at once: in about one run of four the median client waited 24–60 ms for its first byte,
- * where it waits ~12 ms when all are in first; docs/performance.md, the eleventh round). A newcomer that comes while others render begins a lull of `lullMs`, and
- * each newcomer after it makes it go on, up to `maxLullMs`; a new lull begins only once those sounding
- * have had as long as the last one. In a lull those sounding wait, and a turn serves newcomers only if
- * none came since the turn before: while they come, a turn ends at once and the event loop goes
- * round again, accepting and reading the rest of the burst. A turn in which nobody came and no
- * newcomer waits ends the lull: the burst is in, and no round is spent idle.
  */
 
 /** How long one renderer goes on before the next one's slice, ms (its chunks and their writes). */
@@ -32,26 +22,15 @@ const defaultSliceMs = 1;
 /**
  * How long one turn of slices may run before the event loop reads its sockets again, ms. A turn's end
  * costs one pass of the event loop (tens of µs); a request that comes meanwhile waits for it, twice
- * for a new connection (its accept, then its head): 4 ms turns cost the 50th newcomer of a burst
- * more than they saved (docs/performance.md).
+ * for a new connection (its accept, then its head): longer turns cost the last newcomer of a burst
+ * more than they save.
  */
 const defaultTurnMs = 1;
-/**
- * How long after a newcomer came those sounding wait, ms: the lull goes on while newcomers keep
- * coming (see FairTurns).
- */
-const defaultLullMs = 1;
-/** The longest lull, ms: those sounding wait no longer than this, and then at least as long go on. */
-const defaultMaxLullMs = 20;
 
 /** The options of a FairTurns, for tests; the defaults fit the Node server. */
 export interface FairTurnsOptions {
   readonly sliceMs?: number;
   readonly turnMs?: number;
-  /** How long after a newcomer came those sounding wait (0: never). */
-  readonly lullMs?: number;
-  /** The longest lull in a row. */
-  readonly maxLullMs?: number;
   /** The clock slices are measured with (performance.now by default). */
   readonly now?: () => number;
 }
@@ -74,16 +53,8 @@ export class FairTurns {
   private holder: Slice | undefined;
   /** Whether this turn served a newcomer: it then ends one slice after those already sounding go on. */
   private burst = false;
-  /** Until when those sounding wait (newcomers are coming in), and when that lull began. */
-  private lullEndsAt = Number.NEGATIVE_INFINITY;
-  private lullBeganAt = Number.NEGATIVE_INFINITY;
-  /** Newcomers counted as they come, and as the last turn found them. */
-  private arrivals = 0;
-  private arrivalsSeen = 0;
   readonly sliceMs: number;
   readonly turnMs: number;
-  readonly lullMs: number;
-  readonly maxLullMs: number;
   readonly now: () => number;
 
   constructor(
@@ -92,8 +63,6 @@ export class FairTurns {
   ) {
     this.sliceMs = options.sliceMs ?? defaultSliceMs;
     this.turnMs = options.turnMs ?? defaultTurnMs;
-    this.lullMs = options.lullMs ?? defaultLullMs;
-    this.maxLullMs = options.maxLullMs ?? defaultMaxLullMs;
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -116,7 +85,6 @@ export class FairTurns {
   enqueue(slice: Slice, newcomer = false): void {
     if (this.holder === slice) this.holder = undefined;
     (newcomer ? this.newcomers : this.queue).push(slice);
-    if (newcomer) this.arrived();
     this.passOn();
   }
 
@@ -131,25 +99,8 @@ export class FairTurns {
   }
 
   /**
-   * A newcomer came while others render: a lull begins, or goes on for `lullMs` more, up to
-   * `maxLullMs` in all; a new lull begins only once those sounding have had as long as the last one.
-   * Nobody is served until the next turn.
-   */
-  private arrived(): void {
-    this.arrivals++;
-    if (this.lullMs <= 0) return;
-    const now = this.now();
-    if (now >= this.lullEndsAt) {
-      if (now < 2 * this.lullEndsAt - this.lullBeganAt) return;
-      this.lullBeganAt = now;
-    }
-    this.lullEndsAt = Math.min(now + this.lullMs, this.lullBeganAt + this.maxLullMs);
-    this.turnEndsAt = Number.NEGATIVE_INFINITY;
-  }
-
-  /**
-   * The queue's head goes on if nobody holds a slice and this turn has time left (in a lull, only a
-   * newcomer); whoever still waits has the next turn asked for, even if the holder never releases
+   * The queue's head goes on if nobody holds a slice and this turn has time left (newcomers first);
+   * whoever still waits has the next turn asked for, even if the holder never releases
    * (its socket pushes back).
    */
   private passOn(): void {
@@ -157,7 +108,6 @@ export class FairTurns {
     if (this.holder === undefined && this.waiting > 0 && now < this.turnEndsAt) {
       const newcomer = this.newcomers.shift();
       if (newcomer) this.burst = true;
-      else if (now < this.lullEndsAt) this.turnEndsAt = Number.NEGATIVE_INFINITY;
       else if (this.burst) {
         this.burst = false;
         this.turnEndsAt = Math.min(this.turnEndsAt, now + this.sliceMs);
@@ -177,14 +127,7 @@ export class FairTurns {
   /** A new turn, after the event loop has had its own: a holder that never released is passed over. */
   private readonly turn = (): void => {
     this.scheduled = false;
-    const now = this.now();
-    // In a lull, a turn serves newcomers only when nobody came since the last one: while they come,
-    // the event loop goes round at once, accepting and reading them (one connection per round).
-    const quiet = this.arrivals === this.arrivalsSeen;
-    this.arrivalsSeen = this.arrivals;
-    // Nobody came and no newcomer waits: the burst is in, and the lull ends (no round is spent idle).
-    if (quiet && this.newcomers.length === 0) this.lullEndsAt = Math.min(this.lullEndsAt, now);
-    this.turnEndsAt = quiet || now >= this.lullEndsAt ? now + this.turnMs : Number.NEGATIVE_INFINITY;
+    this.turnEndsAt = this.now() + this.turnMs;
     this.burst = false;
     this.holder = undefined;
     this.passOn();

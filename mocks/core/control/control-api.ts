@@ -1,6 +1,6 @@
 import { type Answer, BytesAnswer } from '../answer/answer.js';
 import { excerpt, fail, isFailure, ok, render } from '../answer/envelope.js';
-import type { CoreRequest, ServiceDeps, Soon } from '../context.js';
+import type { CoreRequest, ServiceDeps } from '../context.js';
 import { analysisView } from '../operations/voice-save.js';
 import { clockMoveProblem } from '../platform/clock.js';
 import { verifyVoiceUrl, voiceAudioPath } from '../reference/signed-url.js';
@@ -22,7 +22,7 @@ export interface Controls {
   advanceClock(ms: number): Promise<void>;
   populate(options: PopulateOptions): Promise<PopulateResult>;
   /** Answers a request of the public API as any caller's request is answered (and logged). */
-  answer(request: CoreRequest): Soon<Answer>;
+  answer(request: CoreRequest): Promise<Answer>;
 }
 
 type Handler = (request: CoreRequest, deps: ServiceDeps, controls: Controls) => Promise<Answer>;

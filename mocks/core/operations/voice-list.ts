@@ -1,7 +1,7 @@
 import { limits } from '../../../openapi/contract.js';
 import { BytesAnswer } from '../answer/answer.js';
 import { type Failure, fail, isFailure, okBytes, okJsonBytes, quoted } from '../answer/envelope.js';
-import type { Operation, OperationContext, ServiceDeps } from '../context.js';
+import type { Operation, ServiceDeps } from '../context.js';
 import { signVoiceUrl, voiceUrlExpiry } from '../reference/signed-url.js';
 import type { KeptAnswer } from '../state/list-answers.js';
 import type { VoiceRecord } from '../state/voices.js';
@@ -47,12 +47,10 @@ export const voiceList: Operation = (context) => {
   // voice_url expiry second and the free uses left; the voices' version covers what a cursor means.
   // Compared field by field: a key string per request cost more than the lookup it served.
   const store = deps.state.voices;
-  const { version } = store;
   const forUrl = deps.state.caches.lists.forUrl(store, url.href);
   const kept = forUrl.find((k) => k.space === space);
   // A kept answer goes back at once (no promise), as does a page whose voice_urls are all signed.
   if (kept && showsNow(kept, expires, remaining)) {
-    if (kept.answer instanceof BytesAnswer) repeatWhileCurrent(context, kept, version);
     return kept.answer;
   }
   const made = listPage(deps, {
@@ -67,10 +65,7 @@ export const voiceList: Operation = (context) => {
   const entry: KeptAnswer = { space, expires, remaining, answer: made };
   if (kept) forUrl[forUrl.indexOf(kept)] = entry;
   else forUrl.push(entry);
-  if (made instanceof BytesAnswer) {
-    repeatWhileCurrent(context, entry, version);
-    return made;
-  }
+  if (made instanceof BytesAnswer) return made;
   // Signing voice URLs: the requests that come meanwhile (each new second, up to one per connection)
   // wait for this answer instead of signing the same URLs again.
   return made.then(
@@ -84,24 +79,6 @@ export const voiceList: Operation = (context) => {
     },
   );
 };
-
-/**
- * A page in memory is the answer to the same request (the pipeline gives it again, `repeatable`) while
- * its voices are at the same version and the voice_url expiry second and the free uses left are the
- * ones it shows: what the list's kept answers are compared by above. The store itself is compared too:
- * a reset or a restore puts a new one in place, whose version may equal this one's, and a page made
- * before it may be kept just after it (with `validateResponses`, kept once checked).
- */
-function repeatWhileCurrent(context: OperationContext, kept: KeptAnswer, version: number): void {
-  const { deps, caller } = context;
-  const store = deps.state.voices;
-  context.repeatable(
-    () =>
-      deps.state.voices === store &&
-      store.version === version &&
-      showsNow(kept, voiceUrlExpiry(deps), deps.state.ledger.remainingFreeUses(caller.account)),
-  );
-}
 
 /** Whether a kept page shows the voice_url expiry second and the free uses left of now. */
 const showsNow = (kept: KeptAnswer, expires: number, remaining: number): boolean =>

@@ -22,7 +22,7 @@ const prose =
  * pass of 600 characters (as this once was) left them cold: a fresh mock's first 5,000-character stream
  * spent ~6 ms of its ~9 ms first byte in them. Six passes of ~2,000 characters still left a fresh mock
  * ~2 ms behind a warm one; sixteen of 5,000 (as long as the texts clients send, cut to the config's
- * limit) halved that gap, for ~100 ms of warm-up after readiness (docs/performance.md).
+ * limit) halved that gap, for ~100 ms of warm-up after readiness.
  */
 const words =
   prose +
@@ -84,8 +84,7 @@ interface Answering {
  * one waits for `nextTurn` (the service's: a turn of the event loop, and none while the real service
  * is answering), so a request that comes meanwhile (the first list, a readiness probe, a client's
  * first stream) waits for one chunk's work at most, and the warm-up then waits for it, never the other
- * way round (docs/performance.md, the thirteenth round). The real service's state
- * (ledger, request log) never sees them; only the engine's memos fill (they show in
+ * way round. The real service's state (ledger, request log) never sees them; only the engine's memos fill (they show in
  * `state.caches.engine`, and reset empties them), and they hold results of pure functions of the
  * text, so no answer changes. WAV only: the MP3 encoder (lamejs, ~25 ms to load) is still loaded by
  * the first mp3 request.

@@ -68,7 +68,7 @@ export async function drain(body: ReadableStream<Uint8Array> | null): Promise<vo
  * slower at answering HTTP from then on: after one upload, whose form reader was released at its end,
  * a bare `node:http` handler inside the mock's process served the list at 76–91 % (median 83 %) of a
  * bare server's rate, against a median of 99 % in processes never seeded, and at 97–103 % once the
- * finished reader was left alone (interleaved runs, docs/performance.md, "The eighth round").
+ * finished reader was left alone (interleaved runs).
  */
 export function letGo(reader: ReadableStreamDefaultReader<Uint8Array>, ended: boolean): void {
   if (!ended) reader.releaseLock();

@@ -2,7 +2,6 @@ import type { Target } from '../request/target.js';
 import { CompleteAudioCache } from './complete-audio-cache.js';
 import { KeptMap } from './kept-map.js';
 import { ListAnswers } from './list-answers.js';
-import { RepeatedAnswers } from './repeated-answers.js';
 import { StateViewCache } from './state-view-cache.js';
 
 /**
@@ -28,8 +27,6 @@ export class ServiceCaches {
   readonly targets = new KeptMap<string, Target>(512, memoKeyMaxChars);
   /** List answers kept per request URL, and each voice's entry JSON (§4.3). */
   readonly lists = new ListAnswers();
-  /** The last answer to a body-less GET per URL, given again to its repeats while it holds (pipeline.ts). */
-  readonly repeats = new RepeatedAnswers();
   /** Complete synthesis results, least recently used first out, bounded by bytes. */
   readonly completeAudio = new CompleteAudioCache();
   /** HMAC signatures (object keys, voice_url signatures) per message: Web Crypto costs ~50 µs a call. */
@@ -49,7 +46,6 @@ export class ServiceCaches {
   clear(): void {
     this.targets.clear();
     this.lists.clear();
-    this.repeats.clear();
     this.completeAudio.clear();
     this.signatures.clear();
     this.urlSignatures.clear();

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { v8Collector } from '../../../common/v8-gc.js';
+import { fullGc } from '../../../scripts/test/full-gc.js';
 import { keptText, ownCopy, shortened } from './exchange.js';
 
 /** JS heap after two full GCs, MB. */
 function heapMB(): number {
-  const gc = v8Collector();
-  if (!gc) throw new Error('V8 collector unavailable: this test measures the heap after a full GC');
+  const gc = fullGc();
   gc();
   gc();
   return process.memoryUsage().heapUsed / 1e6;

@@ -140,7 +140,7 @@ function announcedLength(headers: Readonly<Record<string, string>>): number | nu
  * upload, and the same answer in memory (its headers and bytes the same objects). The request log
  * keeps one exchange for a run of such requests (a client polling the list, a load test) instead of
  * one each: in throwaway builds, an exchange kept per request was the dearest part of a list
- * request's log line under load (docs/performance.md, the tenth round). What differs between the
+ * request's log line under load. What differs between the
  * requests (number, time, duration) is in their log entries, never in the exchange.
  */
 export function sameExchange(a: KeptExchange, b: KeptExchange): boolean {

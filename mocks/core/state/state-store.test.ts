@@ -79,16 +79,4 @@ describe('a durable StateStore', () => {
     expect(service.snapshot().voices.voices).toHaveLength(2);
     expect(errors.length).toBeGreaterThan(0);
   });
-
-  it('keeps no promise per answer without a store: a list is answered at once', () => {
-    const service = createMockService();
-    const answer = service.answer({
-      method: 'GET',
-      url: `${base}/v1/voice/list`,
-      headers: new Headers({ 'X-API-Key': 'mock-key' }),
-      body: null,
-      signal: new AbortController().signal,
-    });
-    expect(answer instanceof Promise).toBe(false);
-  });
 });

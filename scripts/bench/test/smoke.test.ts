@@ -84,7 +84,7 @@ describe('npm run bench -- --smoke', () => {
       );
       expect(stdout).toMatch(
         new RegExp(
-          `^(met {3}|MISSED) fairness ${format}, 3 × [\\d,]+ characters: first byte p50 ≤ 25 ms`,
+          `^(met {3}|MISSED) fairness ${format}, 3 × [\\d,]+ characters: first byte p50 ≤ 50 ms`,
           'm',
         ),
       );
@@ -137,7 +137,7 @@ describe('npm run bench -- --smoke', () => {
   });
 
   // Spawns the built mock, Prism and the bare server: two short rounds.
-  it('runs the list section and prints its medians, the CPU per request and two targets', async () => {
+  it('runs the list section and prints its medians, the CPU per request and its target', async () => {
     await new Promise<void>((resolve, reject) =>
       execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
         error ? reject(error) : resolve(),
@@ -151,9 +151,7 @@ describe('npm run bench -- --smoke', () => {
     expect(stdout).toMatch(
       /^CPU per request \(medians\): mock [\d.]+ µs, bare [\d.]+ µs: bare \/ mock = [\d.]+ %/m,
     );
-    expect(stdout).toMatch(
-      /^(met {3}|MISSED) list: mock ≥ 90 % of bare node:http \(median of the rounds\): [\d.]+ %$/m,
-    );
+    expect(stdout).not.toMatch(/of bare node:http \(median of the rounds\)/);
     expect(stdout).toMatch(
       /^(met {3}|MISSED) list: mock ≥ 10× Prism \(median of the rounds\): [\d.]+× \(bare node:http: [\d.]+×\)$/m,
     );
