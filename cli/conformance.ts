@@ -22,6 +22,7 @@ import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup
 import { baseUrlProblem } from '../conformance/setup/options-check.js';
 import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
 import { profilePathProblem, writeProfileFile } from '../profile/write-file.js';
+import { reportsNotWritten } from './exit-codes.js';
 import { type ExploreRequest, explore } from './explore.js';
 import { type CommandLine, mockVariables, readCommandLine, usage, variableOf } from './program.js';
 import { kitVersion } from './version.js';
@@ -318,9 +319,6 @@ function writeProfile(result: ProfiledRunResult, file: string, write: Write): bo
   );
   return true;
 }
-
-/** Exit code of a run whose reports could not be written (the proxy uses the same). */
-export const reportsNotWritten = 3;
 
 async function run(request: CliRequest, write: Write): Promise<number> {
   const dirProblem = await reportDirProblem(request.reportDir);

@@ -13,6 +13,8 @@ import {
 } from '../conformance/explore/index.js';
 import type { RunOptions } from '../conformance/index.js';
 import { ConformanceSetupError } from '../conformance/index.js';
+import { fileErrorText } from '../conformance/reporters/report-dir.js';
+import { reportsNotWritten } from './exit-codes.js';
 import { usage } from './program.js';
 
 /** What --explore / --replay ask for. */
@@ -68,8 +70,12 @@ export async function explore(
     }
     const result = await exploreDeployment(options);
     write(exploreSummary(result));
-    const paths = await writeExploreReports(result, request.reportDir);
-    write(`reports: ${paths.join(', ')}`);
+    try {
+      write(`reports: ${(await writeExploreReports(result, request.reportDir)).join(', ')}`);
+    } catch (e) {
+      write(`error: reports could not be written to ${request.reportDir}: ${fileErrorText(e)}`);
+      return reportsNotWritten;
+    }
     if (controller.signal.aborted) return 130;
     return result.ok ? 0 : 1;
   } catch (e) {

@@ -3,8 +3,9 @@
  * (one test case per rule judged, failed when violated), explore.md (what was spent, covered, found),
  * and on a violation the reproduction (reproduction.ts). Also the terminal summary.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeReportFile } from '../../common/report-file.js';
 import { xmlEscape } from '../../common/xml-escape.js';
 import { allRules } from '../../judge/index.js';
 import { exploreRules } from './explore-rules.js';
@@ -107,7 +108,7 @@ export async function writeExploreReports(r: ExploreResult, dir: string): Promis
     ['explore.junit.xml', junit(r)],
     ['explore.md', markdown(r)],
   ];
-  for (const [name, text] of files) await writeFile(join(dir, name), text);
+  for (const [name, text] of files) writeReportFile(join(dir, name), text);
   const paths = files.map(([name]) => join(dir, name));
   if (!r.found) return paths;
   return [

@@ -3,8 +3,9 @@
  * --replay reads) and as `explore-repro.sh`, the same requests as curl calls (jq takes the object keys
  * and cursors from the answers). Keys are named by role, never written; voice ids carry `{run}`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeReportFile } from '../../common/report-file.js';
 import type { Verdict } from '../../judge/index.js';
 import { operations } from '../../openapi/document-index.js';
 import { kitFixtures } from '../setup/fixture-source.js';
@@ -105,11 +106,11 @@ export async function writeReproduction(repro: Reproduction, dir: string): Promi
   await mkdir(join(dir, 'explore-repro-files'), { recursive: true });
   const json = join(dir, 'explore-repro.json');
   const sh = join(dir, 'explore-repro.sh');
-  await writeFile(json, `${JSON.stringify(repro, null, 2)}\n`);
-  await writeFile(sh, curlScript(repro), { mode: 0o755 });
+  writeReportFile(json, `${JSON.stringify(repro, null, 2)}\n`);
+  writeReportFile(sh, curlScript(repro), { mode: 0o755 });
   for (const role of new Set(repro.steps.flatMap((s) => (s.upload ? [s.upload.role] : [])))) {
     const f = await kitFixtures(role);
-    if (f) await writeFile(join(dir, 'explore-repro-files', role), f.bytes);
+    if (f) writeReportFile(join(dir, 'explore-repro-files', role), f.bytes);
   }
   return [json, sh];
 }
