@@ -54,9 +54,18 @@ export function reproductionOf(
 
 const envOf = (key: string) => `KEY_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-/** A shell expression of a step value. */
-const shellValue = (v: StepValue) =>
-  typeof v === 'string' ? q(v.replaceAll('{run}', '\'"$RUN"\'')) : `"$V${v.from + 1}"`;
+/**
+ * A shell word of a step value: its literal parts single-quoted (`encode` applied to each), `{run}`
+ * outside the quotes as `"$RUN"`, so the shell substitutes it; a value from an earlier answer as its
+ * variable.
+ */
+const shellValue = (v: StepValue, encode: (s: string) => string = (s) => s) =>
+  typeof v === 'string'
+    ? v
+        .split('{run}')
+        .map((part) => (part === '' ? '' : q(encode(part))))
+        .join('"$RUN"') || "''"
+    : `"$V${v.from + 1}"`;
 
 function curlOf(step: Step, n: number): string {
   const key = `-H "X-API-Key: $${envOf(step.key)}"`;
@@ -69,7 +78,8 @@ function curlOf(step: Step, n: number): string {
     return `V${n}=$(curl -sS -G ${key} ${query} "$BASE_URL/v1/voice/list" ${keep}`;
   }
   if (step.op === 'deleteVoice')
-    return `curl -sS -X DELETE ${key} "$BASE_URL/v1/voice/"${shellValue(step.voice ?? '')}; echo`;
+    // The id as a path segment: its literal parts URL-encoded (the run prefix needs none).
+    return `curl -sS -X DELETE ${key} "$BASE_URL/v1/voice/"${shellValue(step.voice ?? '', encodeURIComponent)}; echo`;
   if (step.op === 'uploadFile' && step.upload) {
     const file = step.upload.empty ? '/dev/null' : `"$FILES/${step.upload.role}"`;
     return `V${n}=$(curl -sS ${key} -F scene=${q(step.upload.scene)} -F "file=@${file};filename=${step.upload.fileName}" "$BASE_URL/v1/files/upload" ${keep}`;
