@@ -122,6 +122,7 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
       `unknown ${get('include')?.source ?? '--include'} group(s): ${unknownGroups.join(', ')}; groups: ${includeNames.join(', ')}`,
     );
   const pcm = pcmHeaders(str('pcm-headers'), problems);
+  const timeout = requestTimeout(str('request-timeout'), problems);
   const explore = exploreRequest(get, str, allowBillable, problems);
   const writeProfile = str('write-profile');
   if (writeProfile && explore)
@@ -146,6 +147,7 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
     ...(reference ? { referenceAudio: reference.value } : {}),
     ...(referenceUrl ? { referenceUrl: referenceUrl.value } : {}),
     ...(pcm ? { pcmHeaders: pcm } : {}),
+    ...(timeout ? { requestTimeoutSeconds: timeout } : {}),
     // A profile is asked for: spend the probes it needs (the text-length bisection).
     ...(writeProfile ? { calibrate: true } : {}),
   };
@@ -223,6 +225,17 @@ function exploreRequest(
     problems.push('--budget-creations above 0 creates voices: it needs --allow-billable');
   if (!on && !replay) return undefined;
   return { replay, ...numbers };
+}
+
+/** --request-timeout: seconds above 0 (fractions allowed), at most a day. */
+function requestTimeout(g: Given | undefined, problems: string[]): number | undefined {
+  if (!g) return undefined;
+  const n = Number(g.value.trim());
+  if (/^\d+(\.\d+)?$/.test(g.value.trim()) && n > 0 && n <= 86_400) return n;
+  problems.push(
+    `${g.source} needs a number of seconds above 0 (at most 86400), got ${JSON.stringify(g.value)}`,
+  );
+  return undefined;
 }
 
 /** Exactly three header names, in the order sample rate, channels, bit depth. */

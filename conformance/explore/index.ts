@@ -10,5 +10,5 @@
  */
 export { exploreDeployment } from './explore.js';
 export type { ExploreOptions, ExploreResult } from './options.js';
-export { type ReplayResult, replayReproduction } from './replay.js';
-export { exploreSummary, writeExploreReports } from './reports.js';
+export { type ReplayOutcome, type ReplayResult, replayReproduction } from './replay.js';
+export { exploreSummary, replayVerdictLine, writeExploreReports, writeReplayReports } from './reports.js';

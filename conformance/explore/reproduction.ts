@@ -9,19 +9,23 @@ import { writeReportFile } from '../../common/report-file.js';
 import type { Verdict } from '../../judge/index.js';
 import { operations } from '../../openapi/document-index.js';
 import { kitFixtures } from '../setup/fixture-source.js';
+import { type Preconditions, preconditionsOf } from './preconditions.js';
 import type { StepRecord } from './sequence.js';
 import type { Step, StepValue } from './step.js';
 
-export const reproFormat = 'voice-kit-explore-repro/1';
+export const reproFormat = 'voice-kit-explore-repro/2';
 
 export interface Reproduction {
-  readonly format: typeof reproFormat;
+  /** `/2` records the preconditions; `/1` files (before them) are replayed without. */
+  readonly format: typeof reproFormat | 'voice-kit-explore-repro/1';
   readonly seed: number;
   readonly baseUrl: string;
   readonly verdicts: readonly Verdict[];
   /** The longest text the exploration saw accepted (sequence.ts `surer`). */
   readonly acceptedTextLength: number;
   readonly steps: readonly Step[];
+  /** The visible state the verdict depends on: --replay checks it before its first step. */
+  readonly preconditions?: Preconditions;
 }
 
 /** The sent steps only, with the step numbers their values refer to renumbered. */
@@ -49,7 +53,8 @@ export function reproductionOf(
         ...(refAudio !== undefined ? { refAudio } : {}),
       };
     });
-  return { format: reproFormat, seed, baseUrl, verdicts, acceptedTextLength, steps };
+  const preconditions = preconditionsOf(records);
+  return { format: reproFormat, seed, baseUrl, verdicts, acceptedTextLength, steps, preconditions };
 }
 
 const envOf = (key: string) => `KEY_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
