@@ -4,10 +4,13 @@
  * fix. A free-use drift replayed after the free uses were spent would pass for "fixed".
  *
  * Recorded from the first page the sequence listed (every sequence starts with one): the main key's
- * `remainingFreeCloneCount`, how many voices it listed (exactly, when that page was the last; else at
+ * `remainingFreeCloneCount` (when a verdict judges the free uses), how many voices it listed (exactly, when that page was the last; else at
  * least a page), and the keys the steps use. Checked with a walk of the main key's list (at most 50
  * pages); the replay's voices carry a run prefix of their own, so none of them exists yet (checked too).
+ * The free uses hold when the reproduction's saves find as many free uses as they did (at least one
+ * counts): 3 left or 5 left is the same state for a sequence of two saves, 1 left is not.
  */
+import type { Verdict } from '../../judge/index.js';
 import { apiKeyHeader } from '../../openapi/contract.js';
 import { jsonLimitBytes } from '../toolkit/answer-limit.js';
 import { send } from '../toolkit/http.js';
@@ -35,15 +38,22 @@ const flagOf: Readonly<Record<KeyName, string>> = {
 
 const maxPages = 50;
 
-/** The preconditions of a sequence, from its records (the first one its first page of the main key). */
-export function preconditionsOf(records: readonly StepRecord[]): Preconditions {
+/** Rules whose verdicts depend on the free uses left (the count itself is what they judge). */
+const freeUseRules = new Set(['session.free-uses', 'session.upload-free']);
+
+/**
+ * The preconditions of a sequence, from its records (the first one its first page of the main key);
+ * the free uses only when a verdict judges them (other verdicts do not change with them, and an
+ * exploration spends them: a replay after a reset would otherwise never start).
+ */
+export function preconditionsOf(records: readonly StepRecord[], verdicts: readonly Verdict[]): Preconditions {
   const keys = [...new Set(records.filter((r) => r.status !== undefined).map((r) => r.step.key))];
   const first = records[0];
   const page =
     first?.step.op === 'listVoices' && first.step.key === 'main' && first.step.cursor === undefined
       ? first.data
       : undefined;
-  const free = page?.remainingFreeCloneCount;
+  const free = verdicts.some((v) => freeUseRules.has(v.rule)) ? page?.remainingFreeCloneCount : undefined;
   const list = page?.list;
   return {
     keys,
@@ -86,18 +96,32 @@ async function visibleState(
 }
 
 /**
+ * How many of `saves` saves find a free use when `free` are left (at least one counts, so that a drift
+ * of an upload or a refusal can show): two states with the same answer are the same for the steps.
+ */
+const freeSaves = (free: number, saves: number) => Math.min(free, Math.max(1, saves));
+
+/**
  * The first precondition that does not hold now, in one line, or undefined when all hold. Throws what
  * the network throws (the replay names it).
  */
-export async function unmetPrecondition(wire: Wire, pre: Preconditions): Promise<string | undefined> {
+export async function unmetPrecondition(
+  wire: Wire,
+  pre: Preconditions,
+  saves: number,
+): Promise<string | undefined> {
   for (const key of pre.keys)
     if (!wire.keys[key]) return `the reproduction uses the ${key} key: give it with ${flagOf[key]}`;
   if (pre.remainingFreeCloneCount === undefined && pre.voices === undefined) return undefined;
   const now = await visibleState(wire);
   if (now.ours.length > 0)
     return `voices under the replay's run prefix already exist: ${now.ours.join(', ')}`;
-  if (pre.remainingFreeCloneCount !== undefined && now.free !== pre.remainingFreeCloneCount)
-    return `remainingFreeCloneCount is ${JSON.stringify(now.free ?? null)} now; the reproduction started from ${pre.remainingFreeCloneCount}`;
+  const was = pre.remainingFreeCloneCount;
+  if (
+    was !== undefined &&
+    (typeof now.free !== 'number' || freeSaves(now.free, saves) !== freeSaves(was, saves))
+  )
+    return `remainingFreeCloneCount is ${JSON.stringify(now.free ?? null)} now; the reproduction started from ${was} (its ${saves} save(s) would not find the same free uses)`;
   const v = pre.voices;
   if (v?.exact && (!now.complete || now.voices !== v.count))
     return `the main key lists ${now.voices}${now.complete ? '' : '+'} voice(s) now; the reproduction started from ${v.count}`;

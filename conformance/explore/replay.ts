@@ -80,7 +80,7 @@ export async function replayReproduction(file: string, options: ExploreOptions =
   let cleanup: ReplayResult['cleanup'] = { deleted: 0, left: 0, failures: [] };
   try {
     const unmet = repro.preconditions
-      ? await unmetPrecondition(prepared.wire, repro.preconditions).catch((e: unknown) => ({
+      ? await unmetPrecondition(prepared.wire, repro.preconditions, needed).catch((e: unknown) => ({
           network: `checking the preconditions: no answer: ${errorText(e)}`,
         }))
       : undefined;

@@ -53,7 +53,7 @@ export function reproductionOf(
         ...(refAudio !== undefined ? { refAudio } : {}),
       };
     });
-  const preconditions = preconditionsOf(records);
+  const preconditions = preconditionsOf(records, verdicts);
   return { format: reproFormat, seed, baseUrl, verdicts, acceptedTextLength, steps, preconditions };
 }
 
