@@ -99,6 +99,21 @@ function curlOf(step: Step, n: number): string {
   return `printf '%s' ${q(json)} | sed "s/__RUN__/$RUN/g"${ref} | curl -sS ${key} -H 'Content-Type: application/json' --data-binary @- "$BASE_URL${path}"${out}`;
 }
 
+/** The state the script must start from, as comments (--replay checks it; the script cannot). */
+function preconditionLines(pre: Preconditions | undefined): string[] {
+  if (!pre) return [];
+  return [
+    ...(pre.remainingFreeCloneCount === undefined
+      ? []
+      : [`# Started with remainingFreeCloneCount ${pre.remainingFreeCloneCount} (main key).`]),
+    ...(pre.voices === undefined
+      ? []
+      : [
+          `# Started with ${pre.voices.exact ? '' : 'more than '}${pre.voices.count} voice(s) listed (main key).`,
+        ]),
+  ];
+}
+
 /** The curl script of a reproduction. */
 export function curlScript(repro: Reproduction): string {
   const keys = [...new Set(repro.steps.map((s) => s.key))];
@@ -107,6 +122,7 @@ export function curlScript(repro: Reproduction): string {
     `# voice-kit conformance --explore: reproduction (seed ${repro.seed}). Needs curl and jq.`,
     `# Set BASE_URL and ${keys.map(envOf).join(', ')}; recordings are in ./explore-repro-files.`,
     ...repro.verdicts.map((v) => `# ${v.rule} (${v.section}): ${v.seen}`),
+    ...preconditionLines(repro.preconditions),
     'set -u',
     `BASE_URL=\${BASE_URL:-${repro.baseUrl}}`,
     'FILES=$(dirname "$0")/explore-repro-files',
