@@ -152,6 +152,8 @@ class Exploration {
       this.requests++;
       this.operations[r.step.op] = (this.operations[r.step.op] ?? 0) + 1;
     }
+    if (seq.failure !== undefined && !this.wire.signal?.aborted)
+      this.progress(`sequence ${this.sequences} ended early: a request got no answer: ${seq.failure}`);
     const verdicts = seq.violations;
     if (verdicts.length === 0) return;
     const steps = seq.records.filter((r) => r.status !== undefined).length;

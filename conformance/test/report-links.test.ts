@@ -17,6 +17,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { conformanceCommand } from '../../cli/conformance.js';
+import { readCommandLine } from '../../cli/program.js';
 import { ReportPathError } from '../../common/report-file.js';
 import { type ExploreResult, writeExploreReports } from '../explore/index.js';
 import { writeReports } from '../reporters/write-reports.js';
@@ -111,4 +113,38 @@ describe('a link at a report name is refused, never followed', () => {
     await writeExploreReports(explored, at);
     expect(readFileSync(join(at, 'explore.md'), 'utf8')).toMatch(/^# Exploration/);
   });
+});
+
+describe('from the command line: exit 3, one line naming the link', () => {
+  const cli = async (argv: string[]) => {
+    const lines: string[] = [];
+    const code = await conformanceCommand(
+      readCommandLine(['conformance', ...argv]),
+      {},
+      (l) => lines.push(l),
+      () => undefined,
+    );
+    return { code, lines };
+  };
+
+  it.each([
+    ['--explore', 'explore.md', ['--explore', '--seed', '1', '--max-time', '2', '--budget-chars', '100']],
+    ['the suite', 'conformance.md', ['--only', 'auth.listVoices.missing-key']],
+  ])(
+    '%s with a link at %s',
+    async (_, name, argv) => {
+      const at = join(dir, `cli-${name}`);
+      mkdirSync(at);
+      const victim = join(dir, `cli-victim-${name}`);
+      writeFileSync(victim, 'keep me');
+      symlinkSync(victim, join(at, name));
+      const { code, lines } = await cli([...argv, '--report-dir', at]);
+      expect(code, lines.join('\n')).toBe(3);
+      expect(lines.filter((l) => l.startsWith('error: '))).toEqual([
+        `error: reports could not be written to ${at}: ${join(at, name)} is a symbolic link: reports are not written through one`,
+      ]);
+      expect(readFileSync(victim, 'utf8')).toBe('keep me');
+    },
+    60_000,
+  );
 });
