@@ -22,6 +22,7 @@ import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup
 import { baseUrlProblem } from '../conformance/setup/options-check.js';
 import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
 import { profilePathProblem, writeProfileFile } from '../profile/write-file.js';
+import { reportsNotWritten } from './exit-codes.js';
 import { type ExploreRequest, explore } from './explore.js';
 import { type CommandLine, mockVariables, readCommandLine, usage, variableOf } from './program.js';
 import { kitVersion } from './version.js';
@@ -121,6 +122,7 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
       `unknown ${get('include')?.source ?? '--include'} group(s): ${unknownGroups.join(', ')}; groups: ${includeNames.join(', ')}`,
     );
   const pcm = pcmHeaders(str('pcm-headers'), problems);
+  const timeout = requestTimeout(str('request-timeout'), problems);
   const explore = exploreRequest(get, str, allowBillable, problems);
   const writeProfile = str('write-profile');
   if (writeProfile && explore)
@@ -145,6 +147,7 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
     ...(reference ? { referenceAudio: reference.value } : {}),
     ...(referenceUrl ? { referenceUrl: referenceUrl.value } : {}),
     ...(pcm ? { pcmHeaders: pcm } : {}),
+    ...(timeout ? { requestTimeoutSeconds: timeout } : {}),
     // A profile is asked for: spend the probes it needs (the text-length bisection).
     ...(writeProfile ? { calibrate: true } : {}),
   };
@@ -222,6 +225,17 @@ function exploreRequest(
     problems.push('--budget-creations above 0 creates voices: it needs --allow-billable');
   if (!on && !replay) return undefined;
   return { replay, ...numbers };
+}
+
+/** --request-timeout: seconds above 0 (fractions allowed), at most a day. */
+function requestTimeout(g: Given | undefined, problems: string[]): number | undefined {
+  if (!g) return undefined;
+  const n = Number(g.value.trim());
+  if (/^\d+(\.\d+)?$/.test(g.value.trim()) && n > 0 && n <= 86_400) return n;
+  problems.push(
+    `${g.source} needs a number of seconds above 0 (at most 86400), got ${JSON.stringify(g.value)}`,
+  );
+  return undefined;
 }
 
 /** Exactly three header names, in the order sample rate, channels, bit depth. */
@@ -318,9 +332,6 @@ function writeProfile(result: ProfiledRunResult, file: string, write: Write): bo
   );
   return true;
 }
-
-/** Exit code of a run whose reports could not be written (the proxy uses the same). */
-export const reportsNotWritten = 3;
 
 async function run(request: CliRequest, write: Write): Promise<number> {
   const dirProblem = await reportDirProblem(request.reportDir);

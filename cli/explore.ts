@@ -8,11 +8,16 @@ import {
   type ExploreOptions,
   exploreDeployment,
   exploreSummary,
+  type ReplayOutcome,
   replayReproduction,
+  replayVerdictLine,
   writeExploreReports,
+  writeReplayReports,
 } from '../conformance/explore/index.js';
 import type { RunOptions } from '../conformance/index.js';
 import { ConformanceSetupError } from '../conformance/index.js';
+import { fileErrorText } from '../conformance/reporters/report-dir.js';
+import { networkError, preconditionNotMet, reportsNotWritten } from './exit-codes.js';
 import { usage } from './program.js';
 
 /** What --explore / --replay ask for. */
@@ -35,6 +40,36 @@ const flagOf: Readonly<Record<string, string>> = {
   replay: '--replay',
 };
 
+/** The exit code of each way a replay ends (docs/conformance.md, exit codes). */
+const replayExit: Readonly<Record<ReplayOutcome, number>> = {
+  pass: 0,
+  fail: 1,
+  unmet: preconditionNotMet,
+  network: networkError,
+  aborted: 130,
+};
+
+/** --replay FILE: the steps and their answers, the verdict in one line, the reports; the exit code. */
+async function replayCommand(
+  file: string,
+  options: ExploreOptions,
+  reportDir: string,
+  write: Write,
+): Promise<number> {
+  const r = await replayReproduction(file, options);
+  for (const s of r.steps)
+    write(`  ${s.step.label} → ${s.status === undefined ? `not sent (${s.skipped})` : `HTTP ${s.status}`}`);
+  for (const v of r.verdicts) write(`FAIL ${v.rule} (${v.section}): ${v.seen}`);
+  write(replayVerdictLine(r));
+  try {
+    write(`reports: ${(await writeReplayReports(r, reportDir)).join(', ')}`);
+  } catch (e) {
+    write(`error: reports could not be written to ${reportDir}: ${fileErrorText(e)}`);
+    return r.outcome === 'pass' ? reportsNotWritten : replayExit[r.outcome];
+  }
+  return replayExit[r.outcome];
+}
+
 /** Explore (or replay) with the options of the command line; resolves with the exit code. */
 export async function explore(
   request: { readonly options: RunOptions; readonly reportDir: string },
@@ -52,28 +87,24 @@ export async function explore(
     onProgress: write,
   };
   try {
-    if (replay !== undefined) {
-      const r = await replayReproduction(replay, options);
-      for (const s of r.steps)
-        write(
-          `  ${s.step.label} → ${s.status === undefined ? `skipped (${s.skipped})` : `HTTP ${s.status}`}`,
-        );
-      for (const v of r.verdicts) write(`FAIL ${v.rule} (${v.section}): ${v.seen}`);
-      write(
-        r.ok
-          ? 'PASS: the reproduction no longer deviates'
-          : `FAIL: still deviates (${r.verdicts.map((v) => v.rule).join(', ')})`,
-      );
-      return r.ok ? 0 : 1;
-    }
+    if (replay !== undefined) return await replayCommand(replay, options, request.reportDir, write);
     const result = await exploreDeployment(options);
     write(exploreSummary(result));
-    const paths = await writeExploreReports(result, request.reportDir);
-    write(`reports: ${paths.join(', ')}`);
+    try {
+      write(`reports: ${(await writeExploreReports(result, request.reportDir)).join(', ')}`);
+    } catch (e) {
+      write(`error: reports could not be written to ${request.reportDir}: ${fileErrorText(e)}`);
+      return reportsNotWritten;
+    }
     if (controller.signal.aborted) return 130;
     return result.ok ? 0 : 1;
   } catch (e) {
     if (!(e instanceof ConformanceSetupError)) throw e;
+    // A reproduction file that is not one: one line, naming the file and what is wrong.
+    if (e.option === 'replay') {
+      write(`error: --replay ${e.detail}`);
+      return 2;
+    }
     return usage(write, [`${flagOf[e.option] ?? `--${e.option}`} ${e.detail}`], 'conformance');
   } finally {
     process.off('SIGINT', onSigint);

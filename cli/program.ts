@@ -113,6 +113,10 @@ function program(): CAC {
     .option('--pcm-headers <a,b,c>', 'Exactly three PCM header names: sample rate, channels, bit depth')
     .option('--report-dir <dir>', 'Where the reports go (default reports/conformance)')
     .option(
+      '--request-timeout <seconds>',
+      'Seconds each request may take, head and body (default 30; with --explore, never past --max-time)',
+    )
+    .option(
       '--write-profile <file>',
       'Also write what the run observed on the spec-silent points as a calibration profile (JSON, 0600)',
     )

@@ -24,6 +24,7 @@ import {
 import type { IncomingHttpHeaders } from 'node:http';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { linkProblem, ReportPathError } from '../common/report-file.js';
 import type { ExchangeRecord } from './types.js';
 import { ensureWritableDir, openExclusive, ProxySetupError } from './writable-dir.js';
 
@@ -267,6 +268,9 @@ export class HarRecorder {
     }
     const staged = randomSibling(this.file, '.tmp');
     try {
+      // A link planted at the name during the session is refused as every report's is.
+      const planted = linkProblem(this.file);
+      if (planted) throw new ReportPathError(planted);
       await this.writeHar(staged);
       renameSync(staged, this.file); // replaces whatever is at the name, a link included, never follows it
     } finally {

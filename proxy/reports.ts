@@ -3,8 +3,9 @@
  * proxy.junit.xml (one testcase per rule: a must violation fails it, should ones are printed) and
  * proxy.md (verdict, violations by rule, every violation under its rule, exchanges). The XML escaping is the conformance reporter's.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeReportFile } from '../common/report-file.js';
 import { xmlEscape } from '../common/xml-escape.js';
 import { rules } from '../judge/rules.js';
 import type { ProxyReport, Violation } from './types.js';
@@ -151,6 +152,6 @@ export async function writeProxyReports(report: ProxyReport, dir: string): Promi
     ['proxy.junit.xml', proxyJunit(report)],
     ['proxy.md', proxyMarkdown(report)],
   ];
-  for (const [name, text] of files) await writeFile(join(dir, name), text);
+  for (const [name, text] of files) writeReportFile(join(dir, name), text);
   return files.map(([name]) => join(dir, name));
 }

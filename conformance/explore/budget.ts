@@ -30,8 +30,10 @@ export class Budget {
   constructor(
     readonly limits: BudgetLimits,
     private readonly clock: () => number = () => performance.now(),
+    /** When the time started (default now): an exploration counts its setup too. */
+    started?: number,
   ) {
-    this.started = clock();
+    this.started = started ?? clock();
   }
 
   /** Milliseconds left before --max-time. */

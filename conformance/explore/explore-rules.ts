@@ -1,8 +1,10 @@
 /**
- * Two rules the explorer adds to the judge's, because only it knows what a recording is: the kit's
- * fixtures that §4.2 says cannot make a voice (digital silence, 2.9 s, a corrupt WAV) must not make
- * one, and a fixture a deployment accepted for a voice must not be refused later for its content when
- * the same key uploads it again (an upload followed at once by a save is such a later use).
+ * Three rules the explorer adds to the judge's. Two because only it knows what a recording is: the
+ * kit's fixtures that §4.2 says cannot make a voice (digital silence, 2.9 s, a corrupt WAV) must not
+ * make one, and a fixture a deployment accepted for a voice must not be refused later for its content
+ * when the same key uploads it again (an upload followed at once by a save is such a later use). One
+ * because only it knows what it asked for: an answer past the bytes its request could make
+ * (toolkit/answer-limit.ts) is not read further, and is a finding (sequence.ts gives the verdict).
  */
 import type { Verdict } from '../../judge/index.js';
 import type { FixtureRole } from '../toolkit/run-state.js';
@@ -18,6 +20,12 @@ export const exploreRules = {
     section: '§4.2',
     title:
       'a recording accepted for a voice is not refused for its content when the same key saves from it again',
+  },
+  answerSize: {
+    id: 'explore.answer-size',
+    section: '§2.5',
+    title:
+      'an answer is no larger than the request could make (audio of its text, a JSON answer of the contract)',
   },
 } as const;
 

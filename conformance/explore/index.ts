@@ -5,10 +5,10 @@
  * facts of it; sequence.ts one judged sequence; explore-rules.ts the explorer's own rules; model.ts and
  * commands/ what fast-check generates; explore.ts the tiers and shrinking; cleanup.ts; reproduction.ts
  * the JSON and curl script; replay.ts; reports.ts; setup.ts and options.ts.
- * May import judge/, openapi/, conformance/setup/, conformance/toolkit/, conformance/types.ts and
- * common/xml-escape.ts; never cli/ or run/.
+ * May import judge/, openapi/, conformance/setup/, conformance/toolkit/, conformance/types.ts,
+ * common/xml-escape.ts and common/report-file.ts; never cli/ or run/.
  */
 export { exploreDeployment } from './explore.js';
 export type { ExploreOptions, ExploreResult } from './options.js';
-export { type ReplayResult, replayReproduction } from './replay.js';
-export { exploreSummary, writeExploreReports } from './reports.js';
+export { type ReplayOutcome, type ReplayResult, replayReproduction } from './replay.js';
+export { exploreSummary, replayVerdictLine, writeExploreReports, writeReplayReports } from './reports.js';

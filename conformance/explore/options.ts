@@ -23,7 +23,13 @@ export interface ExploreOptions {
   /** Makes the sequences repeatable; default a random one, reported. */
   readonly seed?: number;
   readonly fetch?: FetchLike;
+  /**
+   * Ask the exploration to finish: requests in flight are cancelled, no sequence starts, the run's
+   * voices are swept within a short grace, and it resolves with what was judged so far.
+   */
   readonly signal?: AbortSignal;
+  /** Seconds each request may take at most (default 30); never more than what is left of --max-time. */
+  readonly requestTimeoutSeconds?: number;
   /** Voice ids start with it (default `vk_<6 hex>_`). */
   readonly runPrefix?: string;
   /** One line per event, for the terminal. */

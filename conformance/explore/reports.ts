@@ -3,12 +3,14 @@
  * (one test case per rule judged, failed when violated), explore.md (what was spent, covered, found),
  * and on a violation the reproduction (reproduction.ts). Also the terminal summary.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeReportFile } from '../../common/report-file.js';
 import { xmlEscape } from '../../common/xml-escape.js';
 import { allRules } from '../../judge/index.js';
 import { exploreRules } from './explore-rules.js';
 import type { ExploreResult } from './options.js';
+import type { ReplayResult } from './replay.js';
 import { reproductionOf, writeReproduction } from './reproduction.js';
 
 /** Every rule an exploration judges by: the judge's and the explorer's own. */
@@ -107,7 +109,7 @@ export async function writeExploreReports(r: ExploreResult, dir: string): Promis
     ['explore.junit.xml', junit(r)],
     ['explore.md', markdown(r)],
   ];
-  for (const [name, text] of files) await writeFile(join(dir, name), text);
+  for (const [name, text] of files) writeReportFile(join(dir, name), text);
   const paths = files.map(([name]) => join(dir, name));
   if (!r.found) return paths;
   return [
@@ -117,4 +119,40 @@ export async function writeExploreReports(r: ExploreResult, dir: string): Promis
       dir,
     )),
   ];
+}
+
+/** The last line of a replay: what it means for the deployment. */
+export function replayVerdictLine(r: ReplayResult): string {
+  if (r.outcome === 'pass') return 'PASS: the reproduction no longer deviates';
+  if (r.outcome === 'fail') return `FAIL: still deviates (${r.verdicts.map((v) => v.rule).join(', ')})`;
+  if (r.outcome === 'unmet') return `NOT REPRODUCED: ${r.reason ?? 'a precondition does not hold'}`;
+  if (r.outcome === 'network') return `NO ANSWER: ${r.reason ?? 'a request got no answer'}`;
+  return 'INTERRUPTED: the replay was stopped';
+}
+
+/** Write replay.json and replay.md into `dir`; returns the paths. */
+export async function writeReplayReports(r: ReplayResult, dir: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const md = [
+    `# Replay of ${r.file} against ${r.baseUrl}`,
+    '',
+    `**${replayVerdictLine(r)}**`,
+    '',
+    '| # | step | answer |',
+    '|---|---|---|',
+    ...r.steps.map(
+      (s, i) =>
+        `| ${i + 1} | ${s.step.label.replaceAll('|', '\\|')} | ${s.status === undefined ? `not sent (${s.skipped}${s.failure ? `: ${s.failure}` : ''})` : `HTTP ${s.status}`} |`,
+    ),
+    '',
+    ...r.verdicts.map((v) => `- FAIL \`${v.rule}\` (${v.section}): ${v.seen}`),
+    `Cleanup: ${r.cleanup.deleted} voice(s) deleted by the sweep, ${r.cleanup.left} left${r.cleanup.failures.length ? `; ${r.cleanup.failures.join('; ')}` : ''}`,
+    '',
+  ].join('\n');
+  const files: [string, string][] = [
+    ['replay.json', `${JSON.stringify(r, null, 2)}\n`],
+    ['replay.md', md],
+  ];
+  for (const [name, text] of files) writeReportFile(join(dir, name), text);
+  return files.map(([name]) => join(dir, name));
 }

@@ -3,24 +3,29 @@
  * --replay reads) and as `explore-repro.sh`, the same requests as curl calls (jq takes the object keys
  * and cursors from the answers). Keys are named by role, never written; voice ids carry `{run}`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeReportFile } from '../../common/report-file.js';
 import type { Verdict } from '../../judge/index.js';
 import { operations } from '../../openapi/document-index.js';
 import { kitFixtures } from '../setup/fixture-source.js';
+import { type Preconditions, preconditionsOf } from './preconditions.js';
 import type { StepRecord } from './sequence.js';
 import type { Step, StepValue } from './step.js';
 
-export const reproFormat = 'voice-kit-explore-repro/1';
+export const reproFormat = 'voice-kit-explore-repro/2';
 
 export interface Reproduction {
-  readonly format: typeof reproFormat;
+  /** `/2` records the preconditions; `/1` files (before them) are replayed without. */
+  readonly format: typeof reproFormat | 'voice-kit-explore-repro/1';
   readonly seed: number;
   readonly baseUrl: string;
   readonly verdicts: readonly Verdict[];
   /** The longest text the exploration saw accepted (sequence.ts `surer`). */
   readonly acceptedTextLength: number;
   readonly steps: readonly Step[];
+  /** The visible state the verdict depends on: --replay checks it before its first step. */
+  readonly preconditions?: Preconditions;
 }
 
 /** The sent steps only, with the step numbers their values refer to renumbered. */
@@ -48,14 +53,24 @@ export function reproductionOf(
         ...(refAudio !== undefined ? { refAudio } : {}),
       };
     });
-  return { format: reproFormat, seed, baseUrl, verdicts, acceptedTextLength, steps };
+  const preconditions = preconditionsOf(records, verdicts);
+  return { format: reproFormat, seed, baseUrl, verdicts, acceptedTextLength, steps, preconditions };
 }
 
 const envOf = (key: string) => `KEY_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-/** A shell expression of a step value. */
-const shellValue = (v: StepValue) =>
-  typeof v === 'string' ? q(v.replaceAll('{run}', '\'"$RUN"\'')) : `"$V${v.from + 1}"`;
+/**
+ * A shell word of a step value: its literal parts single-quoted (`encode` applied to each), `{run}`
+ * outside the quotes as `"$RUN"`, so the shell substitutes it; a value from an earlier answer as its
+ * variable.
+ */
+const shellValue = (v: StepValue, encode: (s: string) => string = (s) => s) =>
+  typeof v === 'string'
+    ? v
+        .split('{run}')
+        .map((part) => (part === '' ? '' : q(encode(part))))
+        .join('"$RUN"') || "''"
+    : `"$V${v.from + 1}"`;
 
 function curlOf(step: Step, n: number): string {
   const key = `-H "X-API-Key: $${envOf(step.key)}"`;
@@ -68,7 +83,8 @@ function curlOf(step: Step, n: number): string {
     return `V${n}=$(curl -sS -G ${key} ${query} "$BASE_URL/v1/voice/list" ${keep}`;
   }
   if (step.op === 'deleteVoice')
-    return `curl -sS -X DELETE ${key} "$BASE_URL/v1/voice/"${shellValue(step.voice ?? '')}; echo`;
+    // The id as a path segment: its literal parts URL-encoded (the run prefix needs none).
+    return `curl -sS -X DELETE ${key} "$BASE_URL/v1/voice/"${shellValue(step.voice ?? '', encodeURIComponent)}; echo`;
   if (step.op === 'uploadFile' && step.upload) {
     const file = step.upload.empty ? '/dev/null' : `"$FILES/${step.upload.role}"`;
     return `V${n}=$(curl -sS ${key} -F scene=${q(step.upload.scene)} -F "file=@${file};filename=${step.upload.fileName}" "$BASE_URL/v1/files/upload" ${keep}`;
@@ -83,6 +99,21 @@ function curlOf(step: Step, n: number): string {
   return `printf '%s' ${q(json)} | sed "s/__RUN__/$RUN/g"${ref} | curl -sS ${key} -H 'Content-Type: application/json' --data-binary @- "$BASE_URL${path}"${out}`;
 }
 
+/** The state the script must start from, as comments (--replay checks it; the script cannot). */
+function preconditionLines(pre: Preconditions | undefined): string[] {
+  if (!pre) return [];
+  return [
+    ...(pre.remainingFreeCloneCount === undefined
+      ? []
+      : [`# Started with remainingFreeCloneCount ${pre.remainingFreeCloneCount} (main key).`]),
+    ...(pre.voices === undefined
+      ? []
+      : [
+          `# Started with ${pre.voices.exact ? '' : 'more than '}${pre.voices.count} voice(s) listed (main key).`,
+        ]),
+  ];
+}
+
 /** The curl script of a reproduction. */
 export function curlScript(repro: Reproduction): string {
   const keys = [...new Set(repro.steps.map((s) => s.key))];
@@ -91,6 +122,7 @@ export function curlScript(repro: Reproduction): string {
     `# voice-kit conformance --explore: reproduction (seed ${repro.seed}). Needs curl and jq.`,
     `# Set BASE_URL and ${keys.map(envOf).join(', ')}; recordings are in ./explore-repro-files.`,
     ...repro.verdicts.map((v) => `# ${v.rule} (${v.section}): ${v.seen}`),
+    ...preconditionLines(repro.preconditions),
     'set -u',
     `BASE_URL=\${BASE_URL:-${repro.baseUrl}}`,
     'FILES=$(dirname "$0")/explore-repro-files',
@@ -105,11 +137,11 @@ export async function writeReproduction(repro: Reproduction, dir: string): Promi
   await mkdir(join(dir, 'explore-repro-files'), { recursive: true });
   const json = join(dir, 'explore-repro.json');
   const sh = join(dir, 'explore-repro.sh');
-  await writeFile(json, `${JSON.stringify(repro, null, 2)}\n`);
-  await writeFile(sh, curlScript(repro), { mode: 0o755 });
+  writeReportFile(json, `${JSON.stringify(repro, null, 2)}\n`);
+  writeReportFile(sh, curlScript(repro), { mode: 0o755 });
   for (const role of new Set(repro.steps.flatMap((s) => (s.upload ? [s.upload.role] : [])))) {
     const f = await kitFixtures(role);
-    if (f) await writeFile(join(dir, 'explore-repro-files', role), f.bytes);
+    if (f) writeReportFile(join(dir, 'explore-repro-files', role), f.bytes);
   }
   return [json, sh];
 }

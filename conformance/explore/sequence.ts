@@ -4,9 +4,12 @@
  * recorded. The first `must` verdict ends the sequence. What it saved is deleted at its end.
  */
 import { createJudge, type Judge, type KeyScope, type Verdict } from '../../judge/index.js';
+import { errorText } from '../setup/preflight.js';
+import { answerLimitOf, overLimitText } from '../toolkit/answer-limit.js';
+import type { Exchange } from '../toolkit/http.js';
 import type { KeyName } from '../toolkit/run-state.js';
 import type { Budget } from './budget.js';
-import { judgeSave, type SaveSeen } from './explore-rules.js';
+import { exploreRules, judgeSave, type SaveSeen } from './explore-rules.js';
 import { factsOf } from './facts.js';
 import { type Cost, costOf, type Step, withRun } from './step.js';
 import { type Answers, buildRequest, keepAnswer, sendRequest, type Wire } from './wire.js';
@@ -19,8 +22,13 @@ export interface StepRecord {
   readonly status?: number;
   /** The `data` of a 200 envelope, for the model to learn from. */
   readonly data?: Readonly<Record<string, unknown>>;
-  /** Why it was not sent: the budget (or --max-time) refused it, or a value it needs never came. */
-  readonly skipped?: 'budget' | 'missing-value';
+  /**
+   * Why it was not sent: the budget (or --max-time) refused it, a value it needs never came, or an
+   * earlier request of the sequence got no answer (`no-answer`, then `failure` says why).
+   */
+  readonly skipped?: 'budget' | 'missing-value' | 'no-answer';
+  /** The request got no (complete) answer: a timeout, Ctrl-C, a refused or reset connection. */
+  readonly failure?: string;
   readonly verdicts: readonly Verdict[];
 }
 
@@ -38,6 +46,23 @@ export function keyScopes(wire: Pick<Wire, 'keys'>): Record<string, KeyScope> {
   return out;
 }
 
+/** An answer past its limit (toolkit/answer-limit.ts) is a finding, and is not judged further. */
+function overLimit(step: Step, seq: number, ex: Exchange): Verdict[] {
+  if (ex.overLimit === undefined) return [];
+  const rule = exploreRules.answerSize;
+  return [
+    {
+      rule: rule.id,
+      kind: 'exchange',
+      severity: 'must',
+      section: rule.section,
+      operation: step.op,
+      exchange: seq,
+      seen: overLimitText(step.op, ex.overLimit),
+    },
+  ];
+}
+
 export class Sequence {
   readonly records: StepRecord[] = [];
   readonly judge: Judge;
@@ -46,6 +71,8 @@ export class Sequence {
   /** Voices a save answered 200 for, with the key that saved them: deleted at the end. */
   readonly created: { key: KeyName; voiceId: string }[] = [];
   private seq = 0;
+  /** Why a request of the sequence got no answer; nothing is sent after it. */
+  failure: string | undefined;
 
   constructor(
     readonly wire: Wire,
@@ -74,11 +101,21 @@ export class Sequence {
     if (!built) return this.push({ step, skipped: 'missing-value', verdicts: [] });
     const cost: Cost = costOf(step);
     if (!this.budget.take(cost)) return this.push({ step, skipped: 'budget', verdicts: [] });
-    const ex = await sendRequest(this.wire, built.request);
+    if (this.failure !== undefined) return this.push({ step, skipped: 'no-answer', verdicts: [] });
+    const sent = await sendRequest(this.wire, built.request, answerLimitOf(step.op, built.sent.json)).then(
+      (ex) => ({ ex }),
+      (e: unknown) => ({ failure: errorText(e) }),
+    );
+    // No answer ends the sequence: what came before is judged, nothing after it is sent.
+    if ('failure' in sent) {
+      this.failure = sent.failure;
+      return this.push({ step, skipped: 'no-answer', failure: sent.failure, verdicts: [] });
+    }
+    const { ex } = sent;
     keepAnswer(this.answers, index, ex);
     const seq = ++this.seq;
     const judged = this.judge.judge(factsOf(seq, built.sent, ex)).map((v) => this.surer(step, v));
-    const verdicts = [...judged, ...this.saveVerdicts(step, seq, ex)];
+    const verdicts = [...judged, ...this.saveVerdicts(step, seq, ex), ...overLimit(step, seq, ex)];
     const text = step.json?.generate_text;
     if (ex.status === 200 && typeof text === 'string' && step.op !== 'saveVoice')
       this.accepted.textLength = Math.max(this.accepted.textLength, text.length);

@@ -36,6 +36,9 @@ export function limitsOf(options: ExploreOptions, embedded: boolean): BudgetLimi
   const seconds = options.maxTimeSeconds ?? exploreDefaults.maxTimeSeconds;
   if (!(seconds > 0))
     throw new ConformanceSetupError('maxTimeSeconds', `must be more than 0 seconds, got ${seconds}`);
+  const timeout = options.requestTimeoutSeconds;
+  if (timeout !== undefined && !(timeout > 0))
+    throw new ConformanceSetupError('requestTimeoutSeconds', `must be more than 0 seconds, got ${timeout}`);
   return {
     chars: count('budgetChars', options.budgetChars, exploreDefaults.budgetChars),
     uploads: count('budgetUploads', options.budgetUploads, exploreDefaults.budgetUploads),

@@ -102,9 +102,14 @@ async function uploadRequest(wire: Wire, step: Step, key: string) {
 const lower = (h: Record<string, string>) =>
   Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
-/** Send a built request; synthesis bodies are read whole (the judge checks their framing). */
-export function sendRequest(wire: Wire, request: Request): Promise<Exchange> {
-  return send(wire.fetch, request, { ...(wire.signal ? { signal: wire.signal } : {}) });
+/**
+ * Send a built request, cancelled by the wire's signal (Ctrl-C); bodies are read whole up to
+ * `limitBytes` (the judge checks their framing).
+ */
+export function sendRequest(wire: Wire, request: Request, limitBytes?: number): Promise<Exchange> {
+  const signal = wire.signal;
+  const req = signal ? new Request(request, { signal }) : request;
+  return send(wire.fetch, req, { ...(signal ? { signal } : {}), ...(limitBytes ? { limitBytes } : {}) });
 }
 
 /** Keep what later steps may take from this answer. */

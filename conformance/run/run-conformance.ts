@@ -19,7 +19,7 @@ import { preflight } from '../setup/preflight.js';
 import { checkedReference } from '../setup/reference-check.js';
 import { serveReference } from '../setup/reference-server.js';
 import type { RunOptions } from '../setup/run-options.js';
-import type { FetchLike } from '../toolkit/http.js';
+import { defaultRequestTimeoutSeconds, type FetchLike, withTimeout } from '../toolkit/http.js';
 import type { FixtureFile, RunKeys, RunState } from '../toolkit/run-state.js';
 import { includeNames, type RunResult } from '../types.js';
 import { runCases } from './runner.js';
@@ -66,7 +66,8 @@ export async function runConformance(options: RunOptions = {}): Promise<Profiled
   checkOptions(options, options.cases ?? allCases);
   const reference =
     options.referenceAudio === undefined ? undefined : await checkedReference(options.referenceAudio);
-  const fetchFn: FetchLike = options.fetch ?? ((req) => fetch(req));
+  const timeoutMs = (options.requestTimeoutSeconds ?? defaultRequestTimeoutSeconds) * 1000;
+  const fetchFn: FetchLike = withTimeout(options.fetch ?? ((req) => fetch(req)), () => timeoutMs);
   if (options.baseUrl !== undefined) {
     // The key the cases will use: a `main` inside `keys` wins over apiKey, as below.
     const mainKey = (options.keys as Partial<RunKeys> | undefined)?.main ?? options.apiKey ?? '';

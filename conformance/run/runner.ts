@@ -2,7 +2,7 @@ import { errorText } from '../setup/preflight.js';
 import { CaseContext, type ConformanceCase } from '../toolkit/context.js';
 import type { RunState } from '../toolkit/run-state.js';
 import type { CaseInfo, CaseResult, Outcome, ProgressEvent, RunCounts, RunResult } from '../types.js';
-import { cleanupRun, freeUsesNow } from './cleanup.js';
+import { abortedCleanupLimits, cleanupLimits, cleanupRun, freeUsesNow } from './cleanup.js';
 import { type Allowance, orderCases, skipReason } from './select.js';
 
 /** Turn a finished case's findings into its outcome. */
@@ -116,9 +116,12 @@ export async function runCases(
   }
   // Every delete so far was a case's; the cleanup's come after.
   const voicesDeletedByCases = state.voicesDeleted;
-  const cleanup = await cleanupRun(state);
+  // Asked to finish: the cleanup and the last count get a short grace, not the usual minute.
+  const asked = state.signal?.aborted === true;
+  const graceEnd = performance.now() + abortedCleanupLimits.timeMs;
+  const cleanup = await cleanupRun(state, asked ? abortedCleanupLimits : cleanupLimits);
   progress({ type: 'cleanup', deleted: cleanup.deleted, failures: cleanup.failures.length });
-  const freeAfter = await freeUsesNow(state);
+  const freeAfter = await freeUsesNow(state, asked ? Math.max(1, graceEnd - performance.now()) : undefined);
   for (const message of (await opts.finish?.()) ?? []) progress({ type: 'info', message });
   const counts = countOutcomes(results);
   return {

@@ -1,5 +1,9 @@
+import { limitedText } from '../toolkit/http.js';
 import type { RunState } from '../toolkit/run-state.js';
 import { errorText } from './preflight.js';
+
+/** Bytes of a control API answer read at most. */
+const controlAnswerLimit = 65_536;
 
 /**
  * Recognises voice-kit's own mock behind a base URL (its control API answers GET /__mock/clock with
@@ -9,7 +13,11 @@ import { errorText } from './preflight.js';
 export async function isKitMock(state: Pick<RunState, 'fetch' | 'baseUrl'>): Promise<boolean> {
   try {
     const res = await state.fetch(new Request(`${state.baseUrl}/__mock/clock`));
-    const body = (await res.json()) as { succeed?: unknown; data?: { now?: unknown } } | null;
+    // A control API answer is a few bytes: a deployment cannot make the setup read more.
+    const body = JSON.parse(await limitedText(res, controlAnswerLimit)) as {
+      succeed?: unknown;
+      data?: { now?: unknown };
+    } | null;
     return res.status === 200 && body?.succeed === true && typeof body.data?.now === 'number';
   } catch {
     return false;
@@ -33,7 +41,7 @@ export async function freshUploadWindow(
       body: JSON.stringify({ key: state.keys.main }),
     }),
   );
-  const body = await res.text();
+  const body = await limitedText(res, controlAnswerLimit);
   if (res.status === 200)
     return "voice-kit's mock control API answers there: the upload quota of the main key's user was reset for this run (POST /__mock/rate-limit/reset)";
   // Not a failure of the run: only uploads may meet an earlier run's spent quota (429).
@@ -61,7 +69,7 @@ export async function resetUploadQuotas(
           body: JSON.stringify({ key }),
         }),
       );
-      await res.arrayBuffer();
+      await limitedText(res, controlAnswerLimit);
       if (res.status !== 200) failed.push(`${role}: HTTP ${res.status}`);
     } catch (e) {
       failed.push(`${role}: ${errorText(e)}`);

@@ -29,6 +29,7 @@ const optionNames: Record<keyof RunOptions, true> = {
   runPrefix: true,
   cases: true,
   signal: true,
+  requestTimeoutSeconds: true,
 };
 // `main` too: callers pass a whole RunKeys (the embedded mock's keys) as `keys`, and it wins over apiKey.
 const keyNames: Record<ExtraKeyName | 'main', true> = {
@@ -82,6 +83,12 @@ export function checkOptions(options: RunOptions, cases: readonly CaseInfo[]): v
     if (!options.apiKey && !(options.keys as { main?: string } | undefined)?.main)
       throw new ConformanceSetupError('apiKey', 'is required with baseUrl');
   }
+  const timeout = options.requestTimeoutSeconds;
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && timeout <= 86_400))
+    throw new ConformanceSetupError(
+      'requestTimeoutSeconds',
+      `must be a number of seconds above 0 (at most 86400), got ${String(timeout)}`,
+    );
   if (options.referenceUrl !== undefined) {
     const problem = baseUrlProblem(options.referenceUrl);
     if (problem) throw new ConformanceSetupError('referenceUrl', problem);

@@ -6,7 +6,7 @@
  * HTTP answer, even 404 or 500, lets the run go on: judging it is the cases' job.
  */
 import { apiKeyHeader } from '../../openapi/contract.js';
-import type { FetchLike } from '../toolkit/http.js';
+import { type FetchLike, limitedText, withTimeout } from '../toolkit/http.js';
 import { ConformanceSetupError } from './setup-error.js';
 
 /** How long the preflight waits for an answer: generous for a cold staging deployment. */
@@ -33,7 +33,8 @@ export function networkCause(error: unknown, timeoutMs = preflightTimeoutMs): st
   let code: string | undefined;
   let message: string | undefined;
   for (let depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
-    if (e.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s (timeout)`;
+    if (e.name === 'TimeoutError' || e.name === 'RequestTimeoutError')
+      return `no answer within ${timeoutMs / 1000} s (timeout)`;
     if (typeof e.code === 'string') code = e.code;
     if (typeof e.message === 'string' && e.message !== '' && e.message !== 'fetch failed')
       message = e.message;
@@ -116,16 +117,18 @@ async function listWith(
   opts: PreflightOptions,
 ): Promise<{ status: number; body: string } | undefined> {
   const timeoutMs = opts.timeoutMs ?? preflightTimeoutMs;
-  const signals = [AbortSignal.timeout(timeoutMs), ...(opts.signal ? [opts.signal] : [])];
   try {
-    const res = await fetchFn(
+    const res = await withTimeout(
+      fetchFn,
+      () => timeoutMs,
+    )(
       new Request(`${baseUrl}/v1/voice/list?page_size=1`, {
         headers: { [apiKeyHeader]: key },
-        signal: AbortSignal.any(signals),
+        ...(opts.signal ? { signal: opts.signal } : {}),
       }),
     );
     // The body is read so the connection is free for the first case (and for its error_code).
-    return { status: res.status, body: await res.text().catch(() => '') };
+    return { status: res.status, body: await limitedText(res, 65_536).catch(() => '') };
   } catch (e) {
     // Ctrl-C during the preflight is an interruption: the run reports it as aborted.
     if (opts.signal?.aborted) return undefined;

@@ -48,6 +48,14 @@ export interface RunOptions {
   readonly runPrefix?: string;
   /** Replace the case list (tests of the runner). */
   readonly cases?: readonly ConformanceCase[];
-  /** Abort the run between cases; cleanup still happens. */
+  /**
+   * Ask the run to finish: requests in flight are cancelled, no further case starts, the voices of the
+   * run are deleted (bounded in time and count) and the run resolves with what was judged (`aborted`).
+   */
   readonly signal?: AbortSignal;
+  /**
+   * Seconds each request may take, head and body (default 30): a deployment that stops answering
+   * fails the case that waits on it ("no complete answer within 30 s") instead of holding the run.
+   */
+  readonly requestTimeoutSeconds?: number;
 }

@@ -68,10 +68,13 @@ describe('conformance --explore finds what only a sequence shows', () => {
       const repro = join(out, 'explore-repro.json');
       const again = await replayReproduction(repro, options(deviant));
       expect(again.ok).toBe(false);
+      // Still deviates: not "could not reproduce" (its preconditions held).
+      expect(again.outcome).toBe('fail');
       await reset();
       const fixed = await replayReproduction(repro, options(realFetch));
       expect(fixed.verdicts).toEqual([]);
       expect(fixed.ok).toBe(true);
+      expect(fixed.outcome).toBe('pass');
     },
     60_000,
   );

@@ -15,6 +15,7 @@ export type { PointId } from '../../profile/points.js';
 
 import type { SeenFacts } from '../../profile/recorder.js';
 import type { CaseInfo, Finding, Observation } from '../types.js';
+import { answerLimitOf, overLimitText } from './answer-limit.js';
 import { type Exchange, type SendOptions, send } from './http.js';
 import { factsOf, judgeOf } from './judged.js';
 import type { KeyName, RunState } from './run-state.js';
@@ -154,7 +155,12 @@ export class CaseContext {
    */
   async call(spec: CallSpec): Promise<Exchange> {
     const req = this.request(spec);
-    const ex = await send(this.state.fetch, req, spec.send);
+    const limitBytes = spec.send?.limitBytes ?? answerLimitOf(spec.op, spec.json);
+    const ex = await send(this.state.fetch, req, { ...spec.send, limitBytes });
+    if (ex.overLimit !== undefined) {
+      this.fail(overLimitText(spec.op, ex.overLimit), { request: ex.request });
+      return ex;
+    }
     if (ex.cutShort !== undefined) {
       this.fail(
         `the response (HTTP ${ex.status}) ended abruptly after ${ex.bytes.byteLength} bytes: ${ex.cutShort}; a complete body was expected`,

@@ -6,6 +6,76 @@
 
 export type FetchLike = (input: Request) => Promise<Response>;
 
+/** Seconds a request of the suite or the explorer may take, head and body, unless told otherwise. */
+export const defaultRequestTimeoutSeconds = 30;
+
+/** A request that got no complete answer before its deadline: what the run was waiting for, in words. */
+export class RequestTimeoutError extends Error {
+  override readonly name = 'RequestTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`no complete answer within ${timeoutMs / 1000} s (request timeout)`);
+  }
+}
+
+/**
+ * `fetchFn` with a deadline on every request, head and body: `msLeft()` is asked as each request
+ * goes out (a fixed per-request timeout, or the time a run has left); the request's own signal
+ * (Ctrl-C) and `stop()` (a run's deadline) still cancel it. A request past its deadline rejects, or its
+ * body errors, with a {@link RequestTimeoutError}.
+ *
+ * One controller per request, fed by listeners that are removed when the body ends or the deadline
+ * passes; the Requests are held until then. A Request made from another with a new signal follows it
+ * weakly: once nothing held it, a collection took it and an abort never reached its fetch (seen with
+ * Node 24's fetch); `AbortSignal.any` composites the same.
+ *
+ * @example
+ * const fetchFn = withTimeout((req) => fetch(req), () => 30_000);
+ */
+export function withTimeout(fetchFn: FetchLike, msLeft: () => number, stop?: () => AbortSignal): FetchLike {
+  return (req) => {
+    const ms = Math.max(1, Math.ceil(msLeft()));
+    const controller = new AbortController();
+    const sources = [req.signal, ...(stop ? [stop()] : [])];
+    const onAbort = (event: Event) => end((event.target as AbortSignal).reason);
+    const sent = new Request(req, { signal: controller.signal });
+    function end(reason?: unknown): void {
+      // The timer holds this function, and so both Requests, until the answer ends or the deadline passes.
+      void [req, sent];
+      clearTimeout(timer);
+      for (const s of sources) s.removeEventListener('abort', onAbort);
+      if (reason !== undefined) controller.abort(reason);
+    }
+    const timer = setTimeout(() => end(new RequestTimeoutError(ms)), ms);
+    // A finished request's timer must not keep the process alive.
+    timer.unref?.();
+    for (const s of sources) s.addEventListener('abort', onAbort);
+    const early = sources.find((s) => s.aborted);
+    if (early) end(early.reason);
+    return fetchFn(sent).then(
+      (res) => endsWithBody(res, () => end()),
+      (e: unknown) => {
+        end();
+        throw controller.signal.aborted ? controller.signal.reason : e;
+      },
+    );
+  };
+}
+
+/** `res` with `done` called once its body has been read to the end (at once when it has none). */
+function endsWithBody(res: Response, done: () => void): Response {
+  if (!res.body) {
+    done();
+    return res;
+  }
+  const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: done }));
+  try {
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  } catch {
+    // A status a Response cannot be made with (1xx): the deadline's timer ends the listeners instead.
+    return res;
+  }
+}
+
 /** One request and its response, read to the end. */
 export interface Exchange {
   /** `METHOD /path?query`, for messages. */
@@ -21,8 +91,10 @@ export interface Exchange {
   readonly totalMs: number;
   /** How many separate reads delivered the body (1 for a buffered body, many for a stream). */
   readonly reads: number;
-  /** Set when the body was cut short on purpose (`maxBytes`). */
+  /** Set when the body was cut short on purpose (`maxBytes`) or at its limit (`overLimit`). */
   readonly truncated: boolean;
+  /** Set when the body went past `limitBytes` (the limit): the rest was not read. */
+  readonly overLimit?: number;
   /** Set when the body ended abruptly (the connection closed mid-body): the reason. */
   readonly cutShort?: string;
 }
@@ -30,8 +102,16 @@ export interface Exchange {
 export interface SendOptions {
   /** Stop reading after this many bytes (the status is all a probe needs). */
   readonly maxBytes?: number;
+  /**
+   * A body longer than this is not read further and the exchange says so (`overLimit`): a deployment
+   * cannot make the run hold an unbounded answer. Default {@link answerLimitBytes}.
+   */
+  readonly limitBytes?: number;
   readonly signal?: AbortSignal;
 }
+
+/** What any answer is read to at most when the caller names no limit: far above any the contract makes. */
+export const answerLimitBytes = 64 * 2 ** 20;
 
 const decoder = new TextDecoder();
 
@@ -58,7 +138,9 @@ export async function send(fetchFn: FetchLike, req: Request, options: SendOption
   let reads = 0;
   let firstByteMs: number | null = null;
   let truncated = false;
+  let overLimit: number | undefined;
   let cutShort: string | undefined;
+  const limit = options.limitBytes ?? answerLimitBytes;
   if (res.body) {
     const reader = res.body.getReader();
     for (;;) {
@@ -66,8 +148,8 @@ export async function send(fetchFn: FetchLike, req: Request, options: SendOption
       try {
         step = await reader.read();
       } catch (e) {
-        // Our own abort (Ctrl-C) stays an error; anything else is the deployment cutting the body.
-        if (req.signal?.aborted || options.signal?.aborted) throw e;
+        // Our own abort (Ctrl-C) or deadline stays an error; anything else is the deployment cutting the body.
+        if (req.signal?.aborted || options.signal?.aborted || e instanceof RequestTimeoutError) throw e;
         const cause = (e as Error & { cause?: Error }).cause?.message;
         cutShort = `${(e as Error).message}${cause ? ` (${cause})` : ''}`;
         break;
@@ -79,8 +161,10 @@ export async function send(fetchFn: FetchLike, req: Request, options: SendOption
       if (firstByteMs === null) firstByteMs = performance.now() - t0;
       chunks.push(value);
       size += value.byteLength;
-      if (options.maxBytes !== undefined && size >= options.maxBytes) {
+      const over = size > limit && (options.maxBytes === undefined || options.maxBytes > limit);
+      if (over || (options.maxBytes !== undefined && size >= options.maxBytes)) {
         truncated = true;
+        if (over) overLimit = limit;
         await reader.cancel().catch(() => undefined);
         break;
       }
@@ -99,8 +183,33 @@ export async function send(fetchFn: FetchLike, req: Request, options: SendOption
     totalMs,
     reads,
     truncated,
+    ...(overLimit === undefined ? {} : { overLimit }),
     ...(cutShort === undefined ? {} : { cutShort }),
   };
+}
+
+/**
+ * The body of `res` as text, at most `limit` bytes of it (the rest is cancelled, never read): for the
+ * setup's own small answers (the preflight's list, the kit mock's control API).
+ *
+ * @example const text = await limitedText(await fetch(url), 65_536);
+ */
+export async function limitedText(res: Response, limit: number): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size >= limit) {
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+  }
+  return bodyText(concat(chunks, size).subarray(0, limit));
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

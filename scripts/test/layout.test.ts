@@ -50,7 +50,12 @@ const mayImport: Record<string, readonly string[]> = {
   'conformance/types.ts': [],
   'conformance/toolkit/': ['conformance/types.ts', 'judge/', 'openapi/', 'profile/'],
   'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'judge/', 'openapi/'],
-  'conformance/reporters/': ['conformance/types.ts', 'openapi/generated/', 'common/xml-escape.ts'],
+  'conformance/reporters/': [
+    'conformance/types.ts',
+    'openapi/generated/',
+    'common/xml-escape.ts',
+    'common/report-file.ts',
+  ],
   'conformance/setup/': [
     'conformance/types.ts',
     'conformance/toolkit/',
@@ -75,6 +80,7 @@ const mayImport: Record<string, readonly string[]> = {
     'conformance/setup/',
     'conformance/toolkit/',
     'common/xml-escape.ts',
+    'common/report-file.ts',
     'openapi/',
     'judge/',
   ],
