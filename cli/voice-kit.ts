@@ -5,7 +5,6 @@
  * May import conformance/ and mocks/; nothing in conformance/ or mocks/ imports cli/.
  */
 import { resolve } from 'node:path';
-import { collectWhenQuiet } from '../common/quiet-collect.js';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
 import { type MockServerStartup, startMockServer } from '../mocks/node/server.js';
@@ -148,14 +147,10 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
     else fail(`voice-kit mock: cannot listen on ${flags.host}:${port}: ${(error as Error).message}`);
     return 1;
   }
-  // This process is the mock's own: its heap gives back what a load grew once the load is over
-  // (quiet-collect.ts). A timer that never keeps the process alive.
-  const quiet = collectWhenQuiet();
   const stopped = new Promise<number>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      quiet.stop();
       void server.close().then(() => resolve(0));
     };
     process.on('SIGINT', stop);

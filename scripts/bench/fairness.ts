@@ -249,8 +249,7 @@ export interface AbortedRow {
  * `streams` WAV streams of `characters` characters opened at once and cut by the client after their
  * first bytes (memory returns to its baseline): the mock's RSS at rest before, at its peak,
  * and `settleMs` after; beside it, what a bare node:http server keeps after the same cuts (Node's own
- * sockets and buffers, which no server of ours can give back sooner). The mock gives its heap back
- * after ten quiet seconds (common/quiet-collect.ts), so the wait is 12 s.
+ * sockets and buffers, which no server of ours can give back sooner).
  */
 export async function abortedStreams(
   streams: number,

@@ -142,9 +142,8 @@ export function roundOrder<T>(round: number, mock: T, bare: T, prism: T): T[] {
 export interface ListThroughput {
   readonly rows: ThroughputRow[];
   /**
-   * One more round of the mock and the bare server after `restSeconds` with no load: `voice-kit mock`
-   * runs a collection after ten quiet seconds (common/quiet-collect.ts), and the speed after it is the
-   * speed a user's next load gets. Empty when `restSeconds` is 0.
+   * One more round of the mock and the bare server after `restSeconds` with no load: the speed a user's
+   * next load gets after a pause. Empty when `restSeconds` is 0.
    */
   readonly rested: ThroughputRow[];
   readonly restSeconds: number;
@@ -369,8 +368,7 @@ export async function uploads(count: number, hugeBytes: number) {
 
 /**
  * `streams` concurrent streaming syntheses: do all complete, and does memory come back? RSS at rest
- * (12 s after a warm stream) and 12 s after: `voice-kit mock` gives its heap back after ten quiet
- * seconds (common/quiet-collect.ts).
+ * (12 s after a warm stream) and 12 s after.
  */
 export async function concurrency(streams: number, settleMs = 12_000) {
   const settle = () => new Promise((resolve) => setTimeout(resolve, settleMs));

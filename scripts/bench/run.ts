@@ -24,9 +24,8 @@ const listSeconds = 3;
  */
 const listWarmUpSeconds = 5;
 /**
- * The rest before the list's last round: longer than the ten quiet seconds after which `voice-kit
- * mock` runs a collection (common/quiet-collect.ts), so the last round shows the speed a user's next
- * load gets after it.
+ * The rest before the list's last round, so the last round shows the speed a user's next load gets
+ * after a pause.
  */
 const listRestSeconds = 12;
 
