@@ -23,6 +23,7 @@ import { baseUrlProblem } from '../conformance/setup/options-check.js';
 import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
 import { profilePathProblem, writeProfileFile } from '../profile/write-file.js';
 import { type ExploreRequest, explore } from './explore.js';
+import { pcmHeadersFlag } from './pcm-headers.js';
 import { type CommandLine, mockVariables, readCommandLine, usage, variableOf } from './program.js';
 import { kitVersion } from './version.js';
 
@@ -62,7 +63,6 @@ const extraKeys: readonly (readonly [string, ExtraKeyName])[] = [
   ['key-other-env', 'otherEnv'],
   ['key-other-org', 'otherOrg'],
 ];
-const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /**
@@ -224,18 +224,15 @@ function exploreRequest(
   return { replay, ...numbers };
 }
 
-/** Exactly three header names, in the order sample rate, channels, bit depth. */
+/** Exactly three header names that may carry data, in the order sample rate, channels, bit depth. */
 function pcmHeaders(g: Given | undefined, problems: string[]): RunOptions['pcmHeaders'] {
   if (!g) return undefined;
-  const names = g.value.split(',').map((s) => s.trim());
-  if (names.length !== 3 || !names.every((n) => headerName.test(n))) {
-    problems.push(
-      `${g.source} needs exactly three comma-separated header names (sample rate, channels, bit depth), got ${JSON.stringify(g.value)}`,
-    );
+  const read = pcmHeadersFlag(g.source, g.value);
+  if ('problem' in read) {
+    problems.push(read.problem);
     return undefined;
   }
-  const [sampleRate, channels, bitDepth] = names as [string, string, string];
-  return { sampleRate, channels, bitDepth };
+  return read.names;
 }
 
 /** What a case needs beyond the main key, in the words of the flags that provide it. */

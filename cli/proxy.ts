@@ -18,6 +18,7 @@ import {
 /** `1 exchange`, `2 exchanges`. */
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
+import { pcmHeadersFlag } from './pcm-headers.js';
 import { usage } from './program.js';
 
 type Write = (line: string) => void;
@@ -63,15 +64,9 @@ export async function proxyCommand(
     problems.push(`--port: expected an integer from 0 to 65535, got "${flags.port}"`);
   let pcmHeaders: ProxyOptions['pcmHeaders'];
   if (flags.pcmHeaders !== undefined) {
-    const names = String(flags.pcmHeaders)
-      .split(',')
-      .map((s) => s.trim());
-    const [sampleRate, channels, bitDepth] = names;
-    if (names.length !== 3 || !sampleRate || !channels || !bitDepth)
-      problems.push(
-        `--pcm-headers: expected exactly three header names, got ${JSON.stringify(flags.pcmHeaders)}`,
-      );
-    else pcmHeaders = { sampleRate, channels, bitDepth };
+    const read = pcmHeadersFlag('--pcm-headers', String(flags.pcmHeaders));
+    if ('problem' in read) problems.push(read.problem);
+    else pcmHeaders = read.names;
   }
   const timeoutGiven = String(flags.upstreamTimeout ?? '120000').trim();
   const upstreamTimeoutMs = Number(timeoutGiven);
