@@ -106,6 +106,8 @@ const platformFree = [
   'profile/parse.ts',
   'common/did-you-mean.ts',
   'common/xml-escape.ts',
+  'common/header-names.ts',
+  'common/json-depth.ts',
   'mocks/config/',
   'audio/',
   'mocks/core/',
