@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { collectWhenQuiet } from '../common/quiet-collect.js';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
+import { controlTokenProblem } from '../mocks/node/control-guard.js';
 import { type MockServerStartup, startMockServer } from '../mocks/node/server.js';
 import { StateDirError } from '../mocks/node/state-dir-error.js';
 import { ProfileError } from '../profile/parse.js';
@@ -78,6 +79,9 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
     stateDir = flags.stateDir === undefined ? undefined : String(flags.stateDir);
     if (stateDir === '') throw new ConfigError(['--state-dir: expected a directory']);
     port = portOf(flags, env);
+    const tokenProblem =
+      flags.controlToken === undefined ? undefined : controlTokenProblem(String(flags.controlToken));
+    if (tokenProblem !== undefined) throw new ConfigError([`--control-token ${tokenProblem}`]);
     seed = flags.seed === undefined ? undefined : integerFlag('--seed', flags.seed, 0, 2 ** 32 - 1);
     bodyTimeoutMs =
       flags.bodyTimeout === undefined

@@ -8,6 +8,23 @@ import { rawHeader } from './read-request.js';
 /** The header that carries the control token on a mock that listens beyond loopback. */
 export const controlTokenHeader = 'X-Mock-Control-Token';
 
+/** The fewest characters a control token may have: a short one is guessed, an empty one is no token. */
+export const controlTokenMinChars = 16;
+
+/**
+ * Why `token` cannot guard the control API, or undefined when it can: at least 16 characters, each a
+ * visible ASCII character (a header value carries it; spaces at its ends would be trimmed away).
+ *
+ * @example controlTokenProblem(''); // 'is empty: give at least 16 characters, or leave it out'
+ */
+export function controlTokenProblem(token: string): string | undefined {
+  if (token === '') return `is empty: give at least ${controlTokenMinChars} characters, or leave it out`;
+  if (!/^[\x21-\x7e]+$/.test(token)) return 'may hold only visible ASCII characters (no spaces)';
+  if (token.length < controlTokenMinChars)
+    return `is ${token.length} characters; a control token needs at least ${controlTokenMinChars}`;
+  return undefined;
+}
+
 /** Whether an interface address is loopback only (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
