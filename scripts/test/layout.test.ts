@@ -40,7 +40,8 @@ const mayImport: Record<string, readonly string[]> = {
   'audio/containers/': ['audio/types.ts'],
   'audio/synthesis/': ['audio/types.ts', 'openapi/'],
   'audio/analysis/': ['audio/containers/', 'audio/types.ts', 'openapi/'],
-  'mocks/core/': ['audio/', 'mocks/config/', 'openapi/', 'judge/', 'profile/'],
+  // common/secrets.ts: the one rule of what the journal masks (the proxy's HAR and reports use it too).
+  'mocks/core/': ['audio/', 'mocks/config/', 'openapi/', 'judge/', 'profile/', 'common/secrets.ts'],
   'mocks/index.ts': ['mocks/core/', 'mocks/config/', 'profile/'],
   'mocks/msw.ts': ['mocks/core/'],
   'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/', 'common/', 'profile/'],
@@ -108,6 +109,7 @@ const platformFree = [
   'common/xml-escape.ts',
   'common/header-names.ts',
   'common/json-depth.ts',
+  'common/secrets.ts',
   'mocks/config/',
   'audio/',
   'mocks/core/',
