@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isLoopbackHost } from '../../common/control-access.js';
 import { holdTickShape } from '../../common/tick-shape.js';
 import { ConfigError } from '../config/parse-config.js';
 import type { PopulateOptions } from '../core/control/populate.js';
@@ -7,7 +8,7 @@ import { offsetClock } from '../core/platform/clock.js';
 import { randomSecret } from '../core/platform/signer.js';
 import type { NextTurn } from '../core/platform/warm-up.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
-import { controlGuard, controlTokenProblem, isLoopbackHost } from './control-guard.js';
+import { controlGuard, controlTokenProblem } from './control-guard.js';
 import { tempDirStorage } from './file-storage.js';
 import { probePort } from './port-probe.js';
 import { requestHandler } from './request-handler.js';
