@@ -128,7 +128,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   });
   // Bytes only pass through here: without sweeps a 200 MB upload grew the proxy by ~80 MB.
   const passed = youngSweep();
-  const context = { upstream, timeoutMs: options.upstreamTimeoutMs ?? 120_000, session, passed };
+  const context = {
+    upstream,
+    timeoutMs: options.upstreamTimeoutMs ?? 120_000,
+    host: options.host ?? '127.0.0.1',
+    session,
+    passed,
+  };
   let server: http.Server;
   try {
     server = await listen(options, (req, res) => passThrough(context, req, res));
