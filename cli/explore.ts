@@ -14,6 +14,7 @@ import {
 import type { RunOptions } from '../conformance/index.js';
 import { ConformanceSetupError } from '../conformance/index.js';
 import { usage } from './program.js';
+import { onStopSignals } from './stop-signals.js';
 
 /** What --explore / --replay ask for. */
 export interface ExploreRequest {
@@ -42,8 +43,16 @@ export async function explore(
   write: Write,
 ): Promise<number> {
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.on('SIGINT', onSigint);
+  // stop-signals.ts: the first stop ends the exploration (its reports are written); a later one quits.
+  const stopListening = onStopSignals({
+    finish: () => {
+      write(
+        'interrupted: ending the exploration, then writing its reports (stop again a second later to quit now)',
+      );
+      controller.abort();
+    },
+    now: () => write('stopped again: exiting before the exploration’s reports were written'),
+  });
   const { replay, ...budgets } = ask;
   const options: ExploreOptions = {
     ...request.options,
@@ -76,6 +85,6 @@ export async function explore(
     if (!(e instanceof ConformanceSetupError)) throw e;
     return usage(write, [`${flagOf[e.option] ?? `--${e.option}`} ${e.detail}`], 'conformance');
   } finally {
-    process.off('SIGINT', onSigint);
+    stopListening();
   }
 }

@@ -16,6 +16,7 @@ import { pointIds } from '../profile/points.js';
 import type { Profile } from '../profile/types.js';
 import { npmSlip } from './npm-slips.js';
 import { helpText, mockVariables, readCommandLine, usage } from './program.js';
+import { onStopSignals } from './stop-signals.js';
 import { kitVersion } from './version.js';
 
 type Write = (line: string) => void;
@@ -140,15 +141,18 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
   // This process is the mock's own: its heap gives back what a load grew once the load is over
   // (quiet-collect.ts). A timer that never keeps the process alive.
   const quiet = collectWhenQuiet();
+  // One stop policy for every command (stop-signals.ts): the first signal closes the server; a later
+  // one exits 130 at once (the state dir, if any, is written as it goes).
   const stopped = new Promise<number>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      quiet.stop();
-      void server.close().then(() => resolve(0));
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    const stopListening = onStopSignals({
+      finish: () => {
+        quiet.stop();
+        void server.close().then(() => {
+          stopListening();
+          resolve(0);
+        });
+      },
+    });
   });
   // Printed only once Ctrl-C is handled, so whoever reads the line may stop the server at once.
   const keys = server.service.config.keys.map((k) => k.key).join(', ');
