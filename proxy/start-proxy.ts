@@ -4,8 +4,10 @@
  * server (each request is passed through by pass-through.ts), and `close()`, which stops it and writes
  * the reports.
  */
+
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dataHeaderProblem } from '../common/header-names.js';
 import { holdTickShape } from '../common/tick-shape.js';
 import { youngSweep } from '../common/young-sweep.js';
 import { createJudge, type Judge, type JudgeOptions } from '../judge/judge.js';
@@ -107,6 +109,10 @@ export interface ProxyClosed {
  */
 export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const upstream = upstreamLink(options.upstream);
+  for (const [name, header] of Object.entries(options.pcmHeaders ?? {})) {
+    const problem = dataHeaderProblem(String(header));
+    if (problem) throw new ProxySetupError(`pcmHeaders.${name}: ${problem}`);
+  }
   if (options.reportDir) ensureWritableDir(options.reportDir, 'the report folder');
   const profileProblem =
     options.writeProfile === undefined ? undefined : profilePathProblem(options.writeProfile);

@@ -3,6 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConformanceSetupError, runConformance } from '../../conformance/index.js';
+import { startProxy } from '../../proxy/index.js';
 import { main } from '../voice-kit.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -187,6 +189,15 @@ describe('PCM header names that HTTP gives a meaning are refused at every entry,
           new RegExp(`^error: --pcm-headers: "${name}" .*a PCM header needs a name of its own`),
         );
       }
+
+      // The library entries: startProxy and runConformance refuse the same names.
+      const pcmHeaders = { sampleRate: 'X-Rate', channels: name, bitDepth: 'X-Bits' };
+      await expect(startProxy({ upstream: 'http://127.0.0.1:9', port: 0, pcmHeaders })).rejects.toThrow(
+        new RegExp(`^pcmHeaders\\.channels: "${name}" .*a PCM header needs a name of its own`),
+      );
+      await expect(
+        runConformance({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', pcmHeaders }),
+      ).rejects.toBeInstanceOf(ConformanceSetupError);
     },
   );
 });

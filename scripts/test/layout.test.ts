@@ -59,6 +59,7 @@ const mayImport: Record<string, readonly string[]> = {
     'mocks/',
     'fixtures/',
     'common/did-you-mean.ts',
+    'common/header-names.ts',
   ],
   'conformance/run/': [
     'conformance/types.ts',
