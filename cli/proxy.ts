@@ -5,7 +5,7 @@
  * cannot use), 3 when the reports could not be written, 130 when stopped again a second or more after
  * the first stop (the reports of what was judged are written first). Loaded only for this command.
  */
-import { readFileSync } from 'node:fs';
+import { FileTooLargeError, readTextCappedSync } from '../common/read-capped.js';
 import {
   type ProxyOptions,
   type ProxyReport,
@@ -26,13 +26,21 @@ import { onStopSignals, writeNow } from './stop-signals.js';
 
 type Write = (line: string) => void;
 
+/** The most a `--keys` file may hold (a few hundred keys fit in a fraction of it). */
+const keysFileMaxBytes = 4 * 1024 * 1024;
+
 /** `--keys FILE`: `{ "<api key>": { "organization": …, "project": …, "environment": … } }`, checked. */
 function readKeys(file: string, problems: string[]): ProxyOptions['keys'] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    // Read with a cap: `/dev/zero` or a pipe claims no size and would be read until memory ran out.
+    parsed = JSON.parse(readTextCappedSync(file, keysFileMaxBytes));
   } catch (e) {
-    problems.push(`--keys: cannot read ${file} as JSON: ${(e as Error).message}`);
+    problems.push(
+      e instanceof FileTooLargeError
+        ? `--keys: ${file} holds more than ${keysFileMaxBytes} bytes`
+        : `--keys: cannot read ${file} as JSON: ${(e as Error).message}`,
+    );
     return undefined;
   }
   const fields = ['organization', 'project', 'environment'] as const;

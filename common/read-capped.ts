@@ -3,6 +3,7 @@
  * claims: `/dev/zero`, a pipe or a process substitution has no size, and would otherwise be read
  * until memory runs out. **Node only**.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** A file that holds more than the cap: nothing of it is kept. */
@@ -36,5 +37,30 @@ export async function readTextCapped(path: string, maxBytes: number): Promise<st
     return Buffer.concat(chunks, total).toString('utf8');
   } finally {
     await file.close();
+  }
+}
+
+/**
+ * readTextCapped, synchronously: for a small file read while a command starts (`--keys`).
+ *
+ * @example
+ * const text = readTextCappedSync('keys.json', 1024 * 1024);
+ */
+export function readTextCappedSync(path: string, maxBytes: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = new Uint8Array(Math.min(64 * 1024, maxBytes + 1 - total));
+      const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) throw new FileTooLargeError(maxBytes);
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    closeSync(fd);
   }
 }

@@ -121,6 +121,18 @@ describe('voice-kit mock reads a profile or config within bounds', () => {
     expect(stderr[0]).toMatch(message);
   });
 
+  it('voice-kit proxy --keys /dev/zero: refused once past the cap, one line, exit 2', async () => {
+    const lines: string[] = [];
+    const code = await main(
+      ['proxy', '--upstream', 'http://127.0.0.1:9', '--port', '0', '--keys', '/dev/zero'],
+      (l) => lines.push(l),
+      (l) => lines.push(l),
+      {},
+    );
+    expect(code).toBe(2);
+    expect(lines[0]).toBe('error: --keys: /dev/zero holds more than 4194304 bytes');
+  });
+
   it('a profile through a pipe larger than the cap (50 MB) is refused, not read to the end', async () => {
     // A shell's pipe, as `--profile <(…)` or `… | voice-kit mock --profile /dev/stdin` makes one.
     const child = spawn(
