@@ -15,16 +15,29 @@ import {
   type RunOptions,
   runConformance,
 } from '../conformance/index.js';
+import { junitReport } from '../conformance/reporters/junit.js';
+import { markdownReport } from '../conformance/reporters/markdown.js';
 import { fileErrorText, reportDirProblem } from '../conformance/reporters/report-dir.js';
 import { terminalProgress, terminalSummary } from '../conformance/reporters/terminal.js';
 import { writeReports } from '../conformance/reporters/write-reports.js';
+import { countOutcomes } from '../conformance/run/runner.js';
 import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup/only-patterns.js';
 import { baseUrlProblem } from '../conformance/setup/options-check.js';
-import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
+import {
+  type CaseInfo,
+  type CaseResult,
+  type ExtraKeyName,
+  type IncludeName,
+  includeNames,
+  type ProgressEvent,
+  type RunResult,
+} from '../conformance/types.js';
 import { profilePathProblem, writeProfileFile } from '../profile/write-file.js';
 import { reportsNotWritten } from './exit-codes.js';
 import { type ExploreRequest, explore } from './explore.js';
+import { pcmHeadersFlag } from './pcm-headers.js';
 import { type CommandLine, mockVariables, readCommandLine, usage, variableOf } from './program.js';
+import { onStopSignals, writeNow } from './stop-signals.js';
 import { kitVersion } from './version.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -63,7 +76,6 @@ const extraKeys: readonly (readonly [string, ExtraKeyName])[] = [
   ['key-other-env', 'otherEnv'],
   ['key-other-org', 'otherOrg'],
 ];
-const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /**
@@ -238,18 +250,15 @@ function requestTimeout(g: Given | undefined, problems: string[]): number | unde
   return undefined;
 }
 
-/** Exactly three header names, in the order sample rate, channels, bit depth. */
+/** Exactly three header names that may carry data, in the order sample rate, channels, bit depth. */
 function pcmHeaders(g: Given | undefined, problems: string[]): RunOptions['pcmHeaders'] {
   if (!g) return undefined;
-  const names = g.value.split(',').map((s) => s.trim());
-  if (names.length !== 3 || !names.every((n) => headerName.test(n))) {
-    problems.push(
-      `${g.source} needs exactly three comma-separated header names (sample rate, channels, bit depth), got ${JSON.stringify(g.value)}`,
-    );
+  const read = pcmHeadersFlag(g.source, g.value);
+  if ('problem' in read) {
+    problems.push(read.problem);
     return undefined;
   }
-  const [sampleRate, channels, bitDepth] = names as [string, string, string];
-  return { sampleRate, channels, bitDepth };
+  return read.names;
 }
 
 /** What a case needs beyond the main key, in the words of the flags that provide it. */
@@ -342,21 +351,31 @@ async function run(request: CliRequest, write: Write): Promise<number> {
     return 2;
   }
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(130);
-    write(
-      'interrupted: finishing the current case, then deleting the voices of this run (Ctrl-C again to quit now)',
-    );
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const soFar = new SoFar(terminalProgress(write));
+  const stopListening = onStopSignals({
+    finish: () => {
+      write(
+        'interrupted: finishing the current case, then deleting the voices of this run (stop again a second later to quit now)',
+      );
+      controller.abort();
+    },
+    now: () => {
+      const partial = soFar.result();
+      const files = writeNow(request.reportDir, [
+        ['conformance.json', `${JSON.stringify(partial, null, 2)}\n`],
+        ['conformance.junit.xml', junitReport(partial)],
+        ['conformance.md', markdownReport(partial)],
+      ]);
+      write(
+        `stopped again: ${files.length > 0 ? `wrote ${files.join(', ')} with` : 'could not write the reports of'} the ${partial.results.length} cases judged so far; voices of this run (prefix ${partial.runPrefix}) may remain; exiting`,
+      );
+    },
+  });
   try {
     const result = await runConformance({
       ...request.options,
       signal: controller.signal,
-      onProgress: terminalProgress(write),
+      onProgress: soFar.progress,
     });
     write(terminalSummary(result));
     try {
@@ -377,6 +396,47 @@ async function run(request: CliRequest, write: Write): Promise<number> {
       'conformance',
     );
   } finally {
-    process.off('SIGINT', onSigint);
+    stopListening();
+  }
+}
+
+/** The run as far as its progress told: what a stop "now" writes (no cleanup ran, no billing known). */
+class SoFar {
+  private start: Extract<ProgressEvent, { type: 'start' }> | undefined;
+  private readonly results: CaseResult[] = [];
+  private readonly startedAt = new Date();
+
+  constructor(private readonly terminal: (event: ProgressEvent) => void) {}
+
+  readonly progress = (event: ProgressEvent): void => {
+    if (event.type === 'start') this.start = event;
+    if (event.type === 'case-end') this.results.push(event.result);
+    this.terminal(event);
+  };
+
+  result(): RunResult {
+    const results = [...this.results];
+    return {
+      ok: false,
+      aborted: true,
+      baseUrl: this.start?.baseUrl ?? '',
+      embeddedMock: this.start?.embeddedMock ?? false,
+      targetIsMock: this.start?.targetIsMock ?? false,
+      runPrefix: this.start?.runPrefix ?? '',
+      startedAt: this.startedAt.toISOString(),
+      durationMs: Date.now() - this.startedAt.getTime(),
+      results,
+      counts: countOutcomes(results),
+      billing: {
+        remainingFreeCloneCountBefore: null,
+        remainingFreeCloneCountAfter: null,
+        voicesCreated: 0,
+        uploads: 0,
+        voicesDeletedByCases: 0,
+        voicesDeleted: 0,
+        voicesRemaining: 0,
+        cleanupFailures: ['stopped before the cleanup: voices this run created may remain'],
+      },
+    };
   }
 }

@@ -19,6 +19,7 @@ import { ConformanceSetupError } from '../conformance/index.js';
 import { fileErrorText } from '../conformance/reporters/report-dir.js';
 import { networkError, preconditionNotMet, reportsNotWritten } from './exit-codes.js';
 import { usage } from './program.js';
+import { onStopSignals } from './stop-signals.js';
 
 /** What --explore / --replay ask for. */
 export interface ExploreRequest {
@@ -77,8 +78,16 @@ export async function explore(
   write: Write,
 ): Promise<number> {
   const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.on('SIGINT', onSigint);
+  // stop-signals.ts: the first stop ends the exploration (its reports are written); a later one quits.
+  const stopListening = onStopSignals({
+    finish: () => {
+      write(
+        'interrupted: ending the exploration, then writing its reports (stop again a second later to quit now)',
+      );
+      controller.abort();
+    },
+    now: () => write('stopped again: exiting before the exploration’s reports were written'),
+  });
   const { replay, ...budgets } = ask;
   const options: ExploreOptions = {
     ...request.options,
@@ -107,6 +116,6 @@ export async function explore(
     }
     return usage(write, [`${flagOf[e.option] ?? `--${e.option}`} ${e.detail}`], 'conformance');
   } finally {
-    process.off('SIGINT', onSigint);
+    stopListening();
   }
 }

@@ -2,9 +2,10 @@
  * `voice-kit proxy`: starts the validating proxy, prints each violation as it happens, and on SIGINT or
  * SIGTERM writes the reports, prints a summary and resolves with the exit code: 0, 1 when a must-rule
  * was violated (or it could not start), 2 for a usage error (a flag, a report folder or HAR path it
- * cannot use), 3 when the reports could not be written. Loaded only for this command.
+ * cannot use), 3 when the reports could not be written, 130 when stopped again a second or more after
+ * the first stop (the reports of what was judged are written first). Loaded only for this command.
  */
-import { readFileSync } from 'node:fs';
+import { FileTooLargeError, readTextCappedSync } from '../common/read-capped.js';
 import {
   type ProxyOptions,
   type ProxyReport,
@@ -18,17 +19,28 @@ import {
 /** `1 exchange`, `2 exchanges`. */
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
+import { proxyJunit, proxyMarkdown } from '../proxy/reports.js';
+import { pcmHeadersFlag } from './pcm-headers.js';
 import { usage } from './program.js';
+import { onStopSignals, writeNow } from './stop-signals.js';
 
 type Write = (line: string) => void;
+
+/** The most a `--keys` file may hold (a few hundred keys fit in a fraction of it). */
+const keysFileMaxBytes = 4 * 1024 * 1024;
 
 /** `--keys FILE`: `{ "<api key>": { "organization": …, "project": …, "environment": … } }`, checked. */
 function readKeys(file: string, problems: string[]): ProxyOptions['keys'] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    // Read with a cap: `/dev/zero` or a pipe claims no size and would be read until memory ran out.
+    parsed = JSON.parse(readTextCappedSync(file, keysFileMaxBytes));
   } catch (e) {
-    problems.push(`--keys: cannot read ${file} as JSON: ${(e as Error).message}`);
+    problems.push(
+      e instanceof FileTooLargeError
+        ? `--keys: ${file} holds more than ${keysFileMaxBytes} bytes`
+        : `--keys: cannot read ${file} as JSON: ${(e as Error).message}`,
+    );
     return undefined;
   }
   const fields = ['organization', 'project', 'environment'] as const;
@@ -63,15 +75,9 @@ export async function proxyCommand(
     problems.push(`--port: expected an integer from 0 to 65535, got "${flags.port}"`);
   let pcmHeaders: ProxyOptions['pcmHeaders'];
   if (flags.pcmHeaders !== undefined) {
-    const names = String(flags.pcmHeaders)
-      .split(',')
-      .map((s) => s.trim());
-    const [sampleRate, channels, bitDepth] = names;
-    if (names.length !== 3 || !sampleRate || !channels || !bitDepth)
-      problems.push(
-        `--pcm-headers: expected exactly three header names, got ${JSON.stringify(flags.pcmHeaders)}`,
-      );
-    else pcmHeaders = { sampleRate, channels, bitDepth };
+    const read = pcmHeadersFlag('--pcm-headers', String(flags.pcmHeaders));
+    if ('problem' in read) problems.push(read.problem);
+    else pcmHeaders = read.names;
   }
   const timeoutGiven = String(flags.upstreamTimeout ?? '120000').trim();
   const upstreamTimeoutMs = Number(timeoutGiven);
@@ -109,7 +115,7 @@ export async function proxyCommand(
     return cannotStart(error, port, host, fail);
   }
   write(`voice-kit proxy listening on ${proxy.url}, passing to ${proxy.upstream} (reports: ${reportDir})`);
-  return untilStopped(proxy, write, fail);
+  return untilStopped(proxy, reportDir, write, fail);
 }
 
 /** Why the proxy did not start, in one line: a folder or HAR path it cannot use is a usage error (2). */
@@ -128,47 +134,49 @@ function cannotStart(error: unknown, port: number, host: string, fail: Write): n
 }
 
 /**
- * Runs until SIGINT or SIGTERM, then closes the proxy, writes the reports and prints the summary;
- * resolves with 0, 1 (a must-rule violated) or 3 (the reports could not be written). A second signal
- * while the reports are written exits at once, with 3: stopping always stops.
+ * Runs until SIGINT or SIGTERM (stop-signals.ts), then closes the proxy, writes the reports and prints
+ * the summary; resolves with 0, 1 (a must-rule violated) or 3 (the reports could not be written). A
+ * repeat of the signal within a second is the same stop; a later one writes the reports of what was
+ * judged so far at once and exits 130: stopping always stops, and never loses the session.
  */
-function untilStopped(proxy: ProxyServer, write: Write, fail: Write): Promise<number> {
+function untilStopped(proxy: ProxyServer, reportDir: string, write: Write, fail: Write): Promise<number> {
   return new Promise<number>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      const again = () => {
-        fail('voice-kit proxy: stopped again before the reports were written; exiting without them');
-        process.exit(3);
-      };
-      process.once('SIGINT', again);
-      process.once('SIGTERM', again);
-      const done = (code: number) => {
-        process.off('SIGINT', again);
-        process.off('SIGTERM', again);
-        resolve(code);
-      };
-      proxy.close().then(
-        ({ report, files, profile }) => {
-          summary(report, write);
-          write(`reports: ${files.join(', ')}`);
-          if (profile) {
-            const n = Object.keys(profile.points).length;
-            write(
-              `profile: ${count(n, 'point')} written to ${files.at(-1)} (${profile.unsettled?.length ?? 0} unsettled)`,
-            );
-          }
-          done(report.ok ? 0 : 1);
-        },
-        (error: unknown) => {
-          if (error instanceof ReportWriteError) summary(error.report, write);
-          fail(`voice-kit proxy: ${error instanceof Error ? error.message : String(error)}`);
-          done(3);
-        },
-      );
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    const stopListening = onStopSignals({
+      finish: () => {
+        proxy.close().then(
+          ({ report, files, profile }) => {
+            summary(report, write);
+            write(`reports: ${files.join(', ')}`);
+            if (profile) {
+              const n = Object.keys(profile.points).length;
+              write(
+                `profile: ${count(n, 'point')} written to ${files.at(-1)} (${profile.unsettled?.length ?? 0} unsettled)`,
+              );
+            }
+            stopListening();
+            resolve(report.ok ? 0 : 1);
+          },
+          (error: unknown) => {
+            if (error instanceof ReportWriteError) summary(error.report, write);
+            fail(`voice-kit proxy: ${error instanceof Error ? error.message : String(error)}`);
+            stopListening();
+            resolve(3);
+          },
+        );
+      },
+      now: () => {
+        const report = proxy.report();
+        const files = writeNow(reportDir, [
+          ['proxy.json', `${JSON.stringify(report, null, 2)}\n`],
+          ['proxy.junit.xml', proxyJunit(report)],
+          ['proxy.md', proxyMarkdown(report)],
+        ]);
+        summary(report, write);
+        fail(
+          `voice-kit proxy: stopped again: ${files.length > 0 ? `wrote ${files.join(', ')} with` : 'could not write the reports of'} the ${count(report.counts.exchanges, 'exchange')} judged so far; exiting`,
+        );
+      },
+    });
   });
 }
 

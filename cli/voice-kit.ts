@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../mocks/config/parse-config.js';
 import type { MockConfig } from '../mocks/config/types.js';
+import { controlTokenProblem } from '../mocks/node/control-guard.js';
 import { type MockServerStartup, startMockServer } from '../mocks/node/server.js';
 import { StateDirError } from '../mocks/node/state-dir-error.js';
 import { ProfileError } from '../profile/parse.js';
@@ -14,6 +15,7 @@ import { pointIds } from '../profile/points.js';
 import type { Profile } from '../profile/types.js';
 import { npmSlip } from './npm-slips.js';
 import { helpText, mockVariables, readCommandLine, usage } from './program.js';
+import { onStopSignals } from './stop-signals.js';
 import { kitVersion } from './version.js';
 
 type Write = (line: string) => void;
@@ -81,6 +83,9 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
     if (stateDir === '') throw new ConfigError(['--state-dir: expected a directory']);
     stateUrl = flags.stateUrl === undefined ? undefined : String(flags.stateUrl);
     port = portOf(flags, env);
+    const tokenProblem =
+      flags.controlToken === undefined ? undefined : controlTokenProblem(String(flags.controlToken));
+    if (tokenProblem !== undefined) throw new ConfigError([`--control-token ${tokenProblem}`]);
     seed = flags.seed === undefined ? undefined : integerFlag('--seed', flags.seed, 0, 2 ** 32 - 1);
     bodyTimeoutMs =
       flags.bodyTimeout === undefined
@@ -147,14 +152,17 @@ async function runMock(flags: MockFlags, env: Env, write: Write, fail: Write): P
     else fail(`voice-kit mock: cannot listen on ${flags.host}:${port}: ${(error as Error).message}`);
     return 1;
   }
+  // One stop policy for every command (stop-signals.ts): the first signal closes the server; a later
+  // one exits 130 at once (the state dir, if any, is written as it goes).
   const stopped = new Promise<number>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      void server.close().then(() => resolve(0));
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    const stopListening = onStopSignals({
+      finish: () => {
+        void server.close().then(() => {
+          stopListening();
+          resolve(0);
+        });
+      },
+    });
   });
   // Printed only once Ctrl-C is handled, so whoever reads the line may stop the server at once.
   const keys = server.service.config.keys.map((k) => k.key).join(', ');

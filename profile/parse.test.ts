@@ -49,7 +49,16 @@ describe('parseProfile', () => {
             at: '2026-11-25T00:00:00Z',
             kit: '0.2.0',
           },
-          unsettled: [{ point: 'text-alias' }],
+          unsettled: [
+            {
+              point: 'text-alias',
+              choices: [{ accepted: true }, { accepted: false }],
+              evidence: [
+                { exchange: 3, method: 'POST', path: '/v1/text-to-speech', status: 200 },
+                { exchange: 4, method: 'POST', path: '/v1/text-to-speech', status: 400 },
+              ],
+            },
+          ],
         },
       ),
     );
@@ -213,5 +222,106 @@ describe('parseProfileText', () => {
 
   it('reads a profile text', () => {
     expect(parseProfileText(JSON.stringify(all)).points['text-alias']?.choice).toEqual({ accepted: true });
+  });
+});
+
+describe('parseProfile within bounds', () => {
+  const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+  const deepValue = (n: number) => {
+    let v: unknown = [];
+    for (let i = 0; i < n; i += 1) v = [v];
+    return v;
+  };
+
+  it.each([
+    ['points', (d: string) => `{"kind":"voice-kit-profile","version":1,"points":${d}}`],
+    ['unsettled', (d: string) => `{"kind":"voice-kit-profile","version":1,"points":{},"unsettled":${d}}`],
+    ['the whole file', (d: string) => d],
+    [
+      'a data choice',
+      (d: string) =>
+        `{"kind":"voice-kit-profile","version":1,"points":{"voice-save-data":{"question":"voice-save-data","choice":{"data":{"x":${d}}}}}}`,
+    ],
+  ])('refuses text nested 10,000 deep in %s in one line, before anything recurses', (_where, wrap) => {
+    expect(() => parseProfileText(wrap(deep(10_000)))).toThrow(/^nested deeper than 48 levels$/);
+  });
+
+  it('refuses a value nested 100,000 deep (unsettled, points) in one line', () => {
+    expect(refusal(profile({}, { unsettled: deepValue(100_000) }))).toBe(
+      'profile: nested deeper than 48 levels',
+    );
+    expect(refusal(profile(deepValue(10_000) as Record<string, unknown>))).toBe(
+      'profile: nested deeper than 48 levels',
+    );
+  });
+
+  it('checks every field of unsettled', () => {
+    const ok = { point: 'text-alias', choices: [{ accepted: true }], evidence: [] };
+    expect(refusal(profile({}, { unsettled: [[[[]]]] }))).toMatch(/^unsettled\[0\]: expected an object/);
+    expect(refusal(profile({}, { unsettled: [{ ...ok, point: 'nowhere' }] }))).toMatch(
+      /^unsettled\[0\]\.point: unknown point "nowhere"$/,
+    );
+    expect(refusal(profile({}, { unsettled: [{ ...ok, choices: [[1]] }] }))).toMatch(
+      /^unsettled\[0\]\.choices\[0\]: expected an object/,
+    );
+    expect(refusal(profile({}, { unsettled: [{ ...ok, evidence: [{ exchange: 1 }] }] }))).toMatch(
+      /^unsettled\[0\]\.evidence\[0\]\.method: missing$/,
+    );
+    expect(refusal(profile({}, { unsettled: [{ ...ok, extra: 1 }] }))).toMatch(
+      /unsettled\[0\]\.extra: unknown field/,
+    );
+    expect(refusal(profile({}, { unsettled: Array(65).fill(ok) }))).toBe('unsettled: 65 items; at most 64');
+    expect(() => parseProfile(profile({}, { unsettled: [ok] }))).not.toThrow();
+  });
+});
+
+describe('pcm-header-names is never a header HTTP gives a meaning', () => {
+  const pcm = (names: Record<string, string>) =>
+    profile({
+      'pcm-header-names': entry('pcm-header-names', {
+        sampleRate: 'X-Sample-Rate',
+        channels: 'X-Channels',
+        bitDepth: 'X-Bits',
+        ...names,
+      }),
+    });
+
+  it.each([
+    'Content-Length',
+    'transfer-encoding',
+    'Content-Type',
+    'Connection',
+    'Keep-Alive',
+    'Upgrade',
+    'TE',
+    'Trailer',
+    'Proxy-Connection',
+    'Proxy-Anything',
+    'Set-Cookie',
+    'Cookie',
+    'Access-Control-Allow-Origin',
+    'Access-Control-Expose-Headers',
+    'Host',
+    'Content-Encoding',
+    'Content-Range',
+    'X-API-Key',
+  ])('refuses %s in one line naming the field', (name) => {
+    expect(refusal(pcm({ channels: name }))).toMatch(
+      new RegExp(
+        `^points\\["pcm-header-names"\\]\\.choice\\.channels: "${name}" .*; a PCM header needs a name of its own`,
+      ),
+    );
+  });
+
+  it.each(['X Rate', 'X-Rate:', 'X-Rate\r\nContent-Length', ''])('refuses %j, not an HTTP token', (name) => {
+    expect(refusal(pcm({ bitDepth: name }))).toMatch(/is not a valid HTTP header name$/);
+  });
+
+  it('accepts names of its own', () => {
+    expect(parseProfile(pcm({})).points['pcm-header-names']?.choice).toEqual({
+      sampleRate: 'X-Sample-Rate',
+      channels: 'X-Channels',
+      bitDepth: 'X-Bits',
+    });
   });
 });

@@ -6,6 +6,8 @@
  * `points["list-order"].choice.order: "random" is not one of oldest-first, newest-first`.
  */
 import { nearest } from '../common/did-you-mean.js';
+import { dataHeaderProblem } from '../common/header-names.js';
+import { jsonTextTooDeep, valueTooDeep } from '../common/json-depth.js';
 import { audioMediaTypes } from '../openapi/contract.js';
 import { type ChoiceShape, isPointId, type PointId, pointIds, points } from './points.js';
 import type { Choice, Evidence, Profile, ProfileEntry } from './types.js';
@@ -31,9 +33,14 @@ const refuse = (field: string, problem: string): never => {
   throw new ProfileError(`${field}: ${problem}`, field);
 };
 
-/** How a value is shown in a message: JSON, cut short. */
+/** How a value is shown in a message: JSON, cut short (the depth was checked before: it cannot recurse far). */
 function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = Array.isArray(value) ? 'an array' : typeof value;
+  }
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
@@ -87,12 +94,11 @@ function refusalStatus(value: unknown, field: string): number {
   return status;
 }
 
-/** The `token` of RFC 9110 §5.6.2: what a header name may be. */
-const headerToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
+/** A header name that may carry data: a valid token, and no framing, hop-by-hop, cookie or CORS header. */
 function headerName(value: unknown, field: string): string {
   const name = string(value, field);
-  if (!headerToken.test(name)) refuse(field, `${shown(name)} is not a valid HTTP header name`);
+  const problem = dataHeaderProblem(name);
+  if (problem !== undefined) refuse(field, problem);
   return name;
 }
 
@@ -104,6 +110,15 @@ export const maxTextLengthCeiling = 1_000_000;
 
 /** How deep and how large a `data` choice may be: every answer it shapes is built from it. */
 export const dataLimits = { depth: 32, bytes: 64 * 1024 } as const;
+
+/**
+ * How deep a whole profile may nest: a data choice's levels and the few above it. Checked before any
+ * field is read, so that nothing recursive (JSON.stringify of a message, a clone) meets a deeper one.
+ */
+export const profileMaxDepth = dataLimits.depth + 16;
+
+/** How many unsettled points, choices of one, and pieces of evidence a profile may hold. */
+export const unsettledLimits = { points: 64, choices: 256, evidence: 4096 } as const;
 
 /** A `data` choice within dataLimits, walked without recursion (a hostile one may be deep). */
 function checkDataSize(data: unknown, field: string): void {
@@ -252,6 +267,29 @@ function pointsOf(value: unknown): Profile['points'] {
   return out;
 }
 
+/** A list of at most `max` items at `field`, each read by `item`. */
+function list<T>(value: unknown, field: string, max: number, item: (v: unknown, f: string) => T): T[] {
+  if (!Array.isArray(value)) return refuse(field, `expected an array, got ${shown(value)}`);
+  if (value.length > max) refuse(field, `${value.length} items; at most ${max}`);
+  return value.map((v, i) => item(v, `${field}[${i}]`));
+}
+
+/**
+ * `unsettled`: points seen answered two ways, each `{ point, choices, evidence }`. Checked like the rest
+ * (a known point, choices as objects, evidence as evidence), though never applied.
+ */
+function checkUnsettled(value: unknown): void {
+  list(value, 'unsettled', unsettledLimits.points, (item, field) => {
+    const u = object(item, field, ['point', 'choices', 'evidence'], ['point', 'choices', 'evidence']);
+    if (typeof u.point !== 'string' || !isPointId(u.point))
+      refuse(`${field}.point`, `unknown point ${shown(u.point)}`);
+    list(u.choices, `${field}.choices`, unsettledLimits.choices, (c, f) => {
+      if (!isObject(c)) refuse(f, `expected an object, got ${shown(c)}`);
+    });
+    list(u.evidence, `${field}.evidence`, unsettledLimits.evidence, evidence);
+  });
+}
+
 function observedOf(value: unknown): Profile['observed'] {
   const o = object(value, 'observed', ['by', 'target', 'at', 'kit']);
   return {
@@ -270,13 +308,13 @@ function observedOf(value: unknown): Profile['observed'] {
  * const profile = parseProfile(JSON.parse(text)); // ProfileError: points["list-ordr"]: unknown point (did you mean "list-order"?)
  */
 export function parseProfile(value: unknown): Profile {
+  if (valueTooDeep(value, profileMaxDepth)) refuse('profile', `nested deeper than ${profileMaxDepth} levels`);
   const p = object(value, 'profile', ['kind', 'version', 'observed', 'points', 'unsettled', '$schema']);
   if (p.kind !== profileKind) refuse('kind', `expected "${profileKind}", got ${shown(p.kind)}`);
   if (p.version !== profileVersion)
     refuse('version', `${shown(p.version)} is not a version this kit reads (${profileVersion})`);
   if (p.points === undefined) refuse('points', 'missing');
-  if (p.unsettled !== undefined && !Array.isArray(p.unsettled))
-    refuse('unsettled', `expected an array, got ${shown(p.unsettled)}`);
+  if (p.unsettled !== undefined) checkUnsettled(p.unsettled);
   return {
     kind: profileKind,
     version: profileVersion,
@@ -291,6 +329,8 @@ export function parseProfile(value: unknown): Profile {
  * @example parseProfileText('{"kind": "voice-kit-profile", "version": 1, "points": {}}')
  */
 export function parseProfileText(text: string): Profile {
+  if (jsonTextTooDeep(text, profileMaxDepth))
+    throw new ProfileError(`nested deeper than ${profileMaxDepth} levels`, '');
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -3,11 +3,14 @@
  * ProfileError whose one-line message starts with the file, then the field:
  * `staging.json: points["list-ordr"]: unknown point (did you mean "list-order"?)`.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { FileTooLargeError, readTextCapped } from '../common/read-capped.js';
 import { ProfileError, parseProfileText } from './parse.js';
 import type { Profile } from './types.js';
 
-/** A profile file larger than this is refused unread (one holds ~30 points and their evidence). */
+/**
+ * A profile file larger than this is refused, counted in the bytes actually read (a pipe or /dev/zero
+ * claims no size); one holds ~30 points and their evidence.
+ */
 export const profileFileMaxBytes = 16 * 1024 * 1024;
 
 /**
@@ -19,15 +22,13 @@ export const profileFileMaxBytes = 16 * 1024 * 1024;
 export async function readProfileFile(path: string): Promise<Profile> {
   let text: string;
   try {
-    const { size } = await stat(path);
-    if (size > profileFileMaxBytes)
+    text = await readTextCapped(path, profileFileMaxBytes);
+  } catch (error) {
+    if (error instanceof FileTooLargeError)
       throw new ProfileError(
-        `${path}: ${size} bytes; a profile file holds at most ${profileFileMaxBytes}`,
+        `${path}: more than ${profileFileMaxBytes} bytes; a profile file holds at most ${profileFileMaxBytes}`,
         '',
       );
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if (error instanceof ProfileError) throw error;
     throw new ProfileError(`${path}: cannot read the file (${(error as Error).message})`, '');
   }
   try {

@@ -3,9 +3,11 @@
  * (never holding one back), it keeps only what the rules need, bounded: JSON bodies up to a cap, the
  * audio watch's few bytes, the multipart counter's carry, three timestamps and a chunk count.
  */
+
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { maskUrl } from '../common/secrets.js';
 import { audioKindOf, pcmLayoutOf } from '../judge/audio.js';
 import { AudioWatch } from '../judge/audio-watch.js';
 import type { ExchangeFacts, KeptBody } from '../judge/exchange.js';
@@ -152,7 +154,8 @@ export class ExchangeObserver {
       id,
       startedAt: new Date().toISOString(),
       method,
-      path: url,
+      // What the reports and violations show: a key or token in the query is masked (common/secrets.ts).
+      path: maskUrl(url),
       operationId: this.operationId ?? null,
       status: null,
       contentType: null,

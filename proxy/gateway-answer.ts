@@ -2,11 +2,19 @@
  * The answers the proxy gives itself, in the spec's envelope (§2.1): 502 when the upstream cannot be
  * reached or its answer cannot be passed on, 504 when it stayed silent past the upstream timeout, both
  * with error_code 10000 (the catalogue's "unexpected service error"); 400 with 10001 for a request
- * target that is no path. Only ever sent before any byte of an upstream's answer reached the client.
+ * target that is no path; 403 with 10003 for a request of the mock's control API from a foreign Host or
+ * Origin (control-guard.ts). Only ever sent before any byte of an upstream's answer reached the client.
  */
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 
-export type GatewayStatus = 400 | 502 | 504;
+export type GatewayStatus = 400 | 403 | 502 | 504;
+
+const errorCodes: Readonly<Record<GatewayStatus, number>> = {
+  400: 10001,
+  403: 10003,
+  502: 10000,
+  504: 10000,
+};
 
 /**
  * Answers `status` with the envelope, `error_message` being `voice-kit proxy: ${message}`.
@@ -16,7 +24,7 @@ export type GatewayStatus = 400 | 502 | 504;
  */
 export function gatewayAnswer(res: ServerResponse, status: GatewayStatus, message: string): void {
   const body = JSON.stringify({
-    error_code: status === 400 ? 10001 : 10000,
+    error_code: errorCodes[status],
     error_message: `voice-kit proxy: ${message}`,
     succeed: false,
     data: null,

@@ -6,7 +6,9 @@
  * whatever the length of the session. A side file whose disk falls behind by more than 16 MiB stops
  * being written (`_truncated: true`) rather than buffering.
  *
- * The HAR holds the API keys sent: every file is created readable by its owner alone (0600), opened
+ * Secrets are masked as in the mock's journal (common/secrets.ts: keys, tokens, cookies, secret query
+ * parameters keep at most 4 characters); bodies are kept as sent, so every file is still created
+ * readable by its owner alone (0600), opened
  * exclusively and never through a symlink (a link planted at any of its names is not followed). The
  * HAR itself is written to a temporary file of a random name beside it and renamed over its path at
  * the end, which replaces a link there rather than writing through it.
@@ -25,6 +27,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { linkProblem, ReportPathError } from '../common/report-file.js';
+import { maskedQueryPairs, maskUrl, shownHeaderValue } from '../common/secrets.js';
 import type { ExchangeRecord } from './types.js';
 import { ensureWritableDir, openExclusive, ProxySetupError } from './writable-dir.js';
 
@@ -46,7 +49,10 @@ const lagLimit = 16 * 1024 * 1024;
 type Header = { name: string; value: string };
 const headerList = (raw: readonly string[]): Header[] => {
   const out: Header[] = [];
-  for (let i = 0; i < raw.length; i += 2) out.push({ name: raw[i] ?? '', value: raw[i + 1] ?? '' });
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    out.push({ name, value: shownHeaderValue(name, raw[i + 1] ?? '') });
+  }
   return out;
 };
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
@@ -227,11 +233,11 @@ export class HarRecorder {
           time: total,
           request: {
             method,
-            url: target.href,
+            url: maskUrl(target.href),
             httpVersion: 'HTTP/1.1',
             cookies: [],
             headers: headerList(rawHeaders),
-            queryString: [...target.searchParams].map(([name, value]) => ({ name, value })),
+            queryString: maskedQueryPairs(target.searchParams),
             ...(post.size > 0 ? { postData: post } : {}),
             headersSize: -1,
             bodySize: record.requestBytes,

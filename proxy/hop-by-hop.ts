@@ -1,19 +1,8 @@
 /**
- * Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and stop at the proxy: the fixed list,
- * plus every header the Connection header names. Everything else passes unchanged.
+ * Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and stop at the proxy: the fixed list
+ * (common/header-names.ts), plus every header the Connection header names. Everything else passes unchanged.
  */
-
-const fixed = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-]);
+import { hopByHopHeaders } from '../common/header-names.js';
 
 /** The lowercase names the Connection header lists (`Connection: close, X-Foo` → close, x-foo). */
 function namedByConnection(value: string | string[] | undefined): Set<string> {
@@ -28,7 +17,7 @@ function namedByConnection(value: string | string[] | undefined): Set<string> {
 
 /** Whether a (lowercase) header name stops at the proxy. */
 export function isHopByHop(name: string, named: ReadonlySet<string>): boolean {
-  return fixed.has(name) || name.startsWith('proxy-') || named.has(name);
+  return hopByHopHeaders.has(name) || name.startsWith('proxy-') || named.has(name);
 }
 
 /**

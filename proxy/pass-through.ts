@@ -7,6 +7,7 @@
  * 101 Switching Protocols or a close with no answer is the proxy's 502.
  */
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { controlRequestCheck } from './control-guard.js';
 import { type GatewayStatus, gatewayAnswer } from './gateway-answer.js';
 import { endToEnd } from './hop-by-hop.js';
 import { originForm } from './request-target.js';
@@ -18,12 +19,23 @@ export interface PassThroughContext {
   readonly upstream: UpstreamLink;
   /** How long the upstream may stay silent, ms (0: forever). */
   readonly timeoutMs: number;
+  /** The address the proxy listens on: a control request must name it (control-guard.ts). */
+  readonly host: string;
   readonly session: ProxySession;
 }
 
 /** Passes the request `req` on and its answer back to `res`. */
 export function passThrough(ctx: PassThroughContext, req: IncomingMessage, res: ServerResponse): void {
   const method = req.method ?? 'GET';
+  const control = controlRequestCheck(ctx.host, req);
+  if (control?.problem !== undefined) {
+    // Never reaches the upstream, and is no exchange of the session: the proxy's own refusal.
+    req.resume();
+    gatewayAnswer(res, 403, control.problem);
+    return;
+  }
+  // A page of the proxy's own origin, vouched for above: the mock (whose Host the proxy names) sees its own.
+  if (control && req.headers.origin !== undefined) req.headers.origin = ctx.upstream.url.origin;
   const target = originForm(req.url ?? '/');
   const exchange = ctx.session.begin(method, target ?? req.url ?? '/', req);
   if (target === undefined) {

@@ -4,8 +4,10 @@
  * server (each request is passed through by pass-through.ts), and `close()`, which stops it and writes
  * the reports.
  */
+
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dataHeaderProblem } from '../common/header-names.js';
 import { createJudge, type Judge, type JudgeOptions } from '../judge/judge.js';
 import type { KeyScope } from '../judge/session.js';
 import { createProfileRecorder, type ProfileRecorder } from '../profile/recorder.js';
@@ -105,6 +107,10 @@ export interface ProxyClosed {
  */
 export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const upstream = upstreamLink(options.upstream);
+  for (const [name, header] of Object.entries(options.pcmHeaders ?? {})) {
+    const problem = dataHeaderProblem(String(header));
+    if (problem) throw new ProxySetupError(`pcmHeaders.${name}: ${problem}`);
+  }
   if (options.reportDir) ensureWritableDir(options.reportDir, 'the report folder');
   const profileProblem =
     options.writeProfile === undefined ? undefined : profilePathProblem(options.writeProfile);
@@ -124,7 +130,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     ...(options.onViolation ? { onViolation: options.onViolation } : {}),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });
-  const context = { upstream, timeoutMs: options.upstreamTimeoutMs ?? 120_000, session };
+  const context = {
+    upstream,
+    timeoutMs: options.upstreamTimeoutMs ?? 120_000,
+    host: options.host ?? '127.0.0.1',
+    session,
+  };
   let server: http.Server;
   try {
     server = await listen(options, (req, res) => passThrough(context, req, res));

@@ -3,6 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConformanceSetupError, runConformance } from '../../conformance/index.js';
+import { startProxy } from '../../proxy/index.js';
 import { main } from '../voice-kit.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -93,6 +95,123 @@ describe('voice-kit mock --profile refuses a bad profile with one line and exit 
     expect([code, stderr.length]).toEqual([2, 1]);
     expect(stderr[0]).toMatch(/config\.json: profile\.version: 3 is not a version this kit reads \(1\)$/);
   });
+});
+
+describe('voice-kit mock reads a profile or config within bounds', () => {
+  it.each([
+    [
+      '--profile',
+      /^voice-kit mock: \/dev\/zero: more than 16777216 bytes; a profile file holds at most 16777216$/,
+    ],
+    ['--config', /^error: \/dev\/zero: more than 16777216 bytes; a config file holds at most that$/],
+  ])('%s /dev/zero: refused after the cap is read, one line, exit 2', async (flag, message) => {
+    const { code, stderr } = await refused([flag, '/dev/zero']);
+    expect(code).toBe(2);
+    expect(stderr[0]).toMatch(message);
+  });
+
+  it.each([
+    ['--profile', /^voice-kit mock: .*: nested deeper than 48 levels$/],
+    ['--config', /^error: .*: nested deeper than 64 levels$/],
+  ])('%s nested 10,000 deep: one line, exit 2, no stack', async (flag, message) => {
+    const file = join(dir, 'deep.json');
+    await writeFile(file, `{"points":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
+    const { code, stderr } = await refused([flag, file]);
+    expect(code).toBe(2);
+    expect(stderr[0]).toMatch(message);
+  });
+
+  it('voice-kit proxy --keys /dev/zero: refused once past the cap, one line, exit 2', async () => {
+    const lines: string[] = [];
+    const code = await main(
+      ['proxy', '--upstream', 'http://127.0.0.1:9', '--port', '0', '--keys', '/dev/zero'],
+      (l) => lines.push(l),
+      (l) => lines.push(l),
+      {},
+    );
+    expect(code).toBe(2);
+    expect(lines[0]).toBe('error: --keys: /dev/zero holds more than 4194304 bytes');
+  });
+
+  it('a profile through a pipe larger than the cap (50 MB) is refused, not read to the end', async () => {
+    // A shell's pipe, as `--profile <(…)` or `… | voice-kit mock --profile /dev/stdin` makes one.
+    const child = spawn(
+      'sh',
+      [
+        '-c',
+        `head -c 50000000 /dev/zero | "${process.execPath}" --import tsx cli/bin.ts mock --port 0 --profile /dev/stdin`,
+      ],
+      { cwd: root, env: { ...process.env, VOICE_KIT_PORT: '' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      'voice-kit mock: /dev/stdin: more than 16777216 bytes; a profile file holds at most 16777216',
+    ]);
+  });
+});
+
+describe('PCM header names that HTTP gives a meaning are refused at every entry, one line, exit 2', () => {
+  const pcmProfile = (channels: string) => ({
+    ...staging,
+    points: {
+      'pcm-header-names': {
+        question: 'pcm-header-names',
+        choice: { sampleRate: 'X-Sample-Rate', channels, bitDepth: 'X-Bits' },
+      },
+    },
+  });
+
+  it.each(['Content-Length', 'Transfer-Encoding', 'Set-Cookie', 'Access-Control-Allow-Origin', 'Keep-Alive'])(
+    '%s: in a profile, in --config pcmHeaders, in the suite’s and the proxy’s --pcm-headers',
+    async (name) => {
+      const profile = await written('pcm-profile.json', pcmProfile(name));
+      const viaProfile = await refused(['--profile', profile]);
+      expect([viaProfile.code, viaProfile.stderr.length]).toEqual([2, 1]);
+      expect(viaProfile.stderr[0]).toMatch(
+        new RegExp(`^voice-kit mock: .*choice\\.channels: "${name}" .*a PCM header needs a name of its own`),
+      );
+
+      const config = await written('pcm-config.json', { pcmHeaders: { channels: name } });
+      const viaConfig = await refused(['--config', config]);
+      expect(viaConfig.code).toBe(2);
+      expect(viaConfig.stderr[0]).toMatch(
+        new RegExp(
+          `^error: config\\.pcmHeaders\\.channels: "${name}" .*a PCM header needs a name of its own`,
+        ),
+      );
+
+      for (const command of [
+        ['conformance', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k'],
+        ['proxy', '--upstream', 'http://127.0.0.1:9', '--port', '0'],
+      ]) {
+        const lines: string[] = [];
+        const code = await main(
+          [...command, '--pcm-headers', `X-Rate,${name},X-Bits`],
+          (l) => lines.push(l),
+          (l) => lines.push(l),
+          {},
+        );
+        expect(code).toBe(2);
+        expect(lines[0]).toMatch(
+          new RegExp(`^error: --pcm-headers: "${name}" .*a PCM header needs a name of its own`),
+        );
+      }
+
+      // The library entries: startProxy and runConformance refuse the same names.
+      const pcmHeaders = { sampleRate: 'X-Rate', channels: name, bitDepth: 'X-Bits' };
+      await expect(startProxy({ upstream: 'http://127.0.0.1:9', port: 0, pcmHeaders })).rejects.toThrow(
+        new RegExp(`^pcmHeaders\\.channels: "${name}" .*a PCM header needs a name of its own`),
+      );
+      await expect(
+        runConformance({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', pcmHeaders }),
+      ).rejects.toBeInstanceOf(ConformanceSetupError);
+    },
+  );
 });
 
 /** Spawns `voice-kit mock` (the bin, as npm start runs it) and resolves with its first line. */

@@ -181,3 +181,23 @@ describe('voice-kit mock: the port', () => {
     expect(run.output().stderr.split('\n')[0]).toBe(message);
   });
 });
+
+describe('voice-kit mock --control-token', () => {
+  it.each([
+    [
+      ['--control-token', ''],
+      'error: --control-token is empty: give at least 16 characters, or leave it out',
+    ],
+    [['--control-token='], 'error: --control-token is empty: give at least 16 characters, or leave it out'],
+    [['--control-token', 'abc'], 'error: --control-token is 3 characters; a control token needs at least 16'],
+    [
+      ['--control-token', 'fifteen-chars!!'],
+      'error: --control-token is 15 characters; a control token needs at least 16',
+    ],
+  ])('%j: one line, exit 2, nothing started', async (flags, message) => {
+    const run = voiceKit(['mock', '--port', '0', ...flags]);
+    expect(await run.exited).toBe(2);
+    expect(run.output().stderr.split('\n')[0]).toBe(message);
+    expect(run.output().stdout).toBe('');
+  });
+});

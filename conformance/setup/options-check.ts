@@ -4,6 +4,7 @@
  */
 
 import { didYouMean } from '../../common/did-you-mean.js';
+import { dataHeaderProblem } from '../../common/header-names.js';
 import { type CaseInfo, type ExtraKeyName, includeNames } from '../types.js';
 import { nearestIds, unmatchedPatterns } from './only-patterns.js';
 import type { RunOptions } from './run-options.js';
@@ -99,6 +100,10 @@ export function checkOptions(options: RunOptions, cases: readonly CaseInfo[]): v
         'include',
         `${JSON.stringify(group)} is not a group; groups: ${includeNames.join(', ')}`,
       );
+  for (const [name, header] of Object.entries(options.pcmHeaders ?? {})) {
+    const problem = typeof header === 'string' ? dataHeaderProblem(header) : 'is not a string';
+    if (problem) throw new ConformanceSetupError(`pcmHeaders.${name}`, problem);
+  }
   if (options.only !== undefined && !Array.isArray(options.only))
     throw new ConformanceSetupError('only', 'must be an array of patterns');
   for (const pattern of unmatchedPatterns(cases, options.only ?? [])) {

@@ -38,6 +38,27 @@ describe('parseConfig', () => {
     [{ allowPrivateUrls: 1 }, 'config.allowPrivateUrls: expected true or false'],
     [{ reference: { maxPause: 3 } }, 'config.reference.maxPause: unknown field'],
     [{ pcmHeaders: { sampleRate: '' } }, 'config.pcmHeaders.sampleRate: expected a non-empty string'],
+    [
+      { pcmHeaders: { sampleRate: 'Content-Length' } },
+      'config.pcmHeaders.sampleRate: "Content-Length" frames the body or says what it is; a PCM header needs a name of its own',
+    ],
+    [
+      { pcmHeaders: { channels: 'Transfer-Encoding' } },
+      'config.pcmHeaders.channels: "Transfer-Encoding" is a hop-by-hop',
+    ],
+    [{ pcmHeaders: { bitDepth: 'Set-Cookie' } }, 'config.pcmHeaders.bitDepth: "Set-Cookie" carries cookies'],
+    [
+      { pcmHeaders: { bitDepth: 'Access-Control-Allow-Origin' } },
+      '"Access-Control-Allow-Origin" is a CORS header',
+    ],
+    [
+      { pcmHeaders: { bitDepth: 'X Bits' } },
+      'config.pcmHeaders.bitDepth: "X Bits" is not a valid HTTP header name',
+    ],
+    [
+      { pcmHeaders: { sampleRate: 'X-A', channels: 'x-a', bitDepth: 'X-B' } },
+      'config.pcmHeaders: the three header names must differ',
+    ],
     [{ languagez: ['en'] }, 'config.languagez: unknown field (did you mean languages?)'],
     [
       { maxTextLenght: 10 },

@@ -1,4 +1,5 @@
 import { didYouMean } from '../../common/did-you-mean.js';
+import { dataHeaderProblem } from '../../common/header-names.js';
 import type { AudioFormat } from '../../openapi/contract.js';
 import { audioMediaTypes } from '../../openapi/contract.js';
 import { defaultConfig } from './defaults.js';
@@ -21,6 +22,16 @@ const isObject = (value: unknown): value is Obj =>
 function nonEmptyString(value: unknown, path: string, problems: Problems): string | undefined {
   if (typeof value === 'string' && value.trim() !== '') return value;
   problems.push(`${path}: expected a non-empty string`);
+  return undefined;
+}
+
+/** A header the mock writes data in (a PCM header): a valid name, and none HTTP gives a meaning. */
+function dataHeader(value: unknown, path: string, problems: Problems): string | undefined {
+  const name = nonEmptyString(value, path, problems);
+  if (name === undefined) return undefined;
+  const problem = dataHeaderProblem(name);
+  if (problem === undefined) return name;
+  problems.push(`${path}: ${problem}`);
   return undefined;
 }
 
@@ -162,8 +173,7 @@ export function parseConfig(input: unknown): MockConfig {
     audioFormats: (v, p) => formatList(v, p, problems),
     defaultVoice: (v, p) => nonEmptyString(v, p, problems),
     defaultAudioFormat: (v, p) => formatList([v], p, problems)?.[0],
-    pcmHeaders: (v, p) =>
-      section(v, p, d.pcmHeaders, problems, (_n, i, ip) => nonEmptyString(i, ip, problems)),
+    pcmHeaders: (v, p) => section(v, p, d.pcmHeaders, problems, (_n, i, ip) => dataHeader(i, ip, problems)),
     streaming: (v, p) =>
       section(v, p, d.streaming, problems, (n, i, ip) =>
         n === 'realtime' ? boolean(i, ip, problems) : number(i, ip, problems, n === 'chunkMs' ? 1 : 0),
@@ -187,6 +197,9 @@ export function parseConfig(input: unknown): MockConfig {
   if (problems.length === 0 && !config.audioFormats.includes(config.defaultAudioFormat)) {
     problems.push(`config.defaultAudioFormat: "${config.defaultAudioFormat}" is not in config.audioFormats`);
   }
+  const pcm = Object.values(config.pcmHeaders).map((name) => String(name).toLowerCase());
+  if (problems.length === 0 && new Set(pcm).size !== pcm.length)
+    problems.push('config.pcmHeaders: the three header names must differ');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

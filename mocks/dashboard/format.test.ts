@@ -6,7 +6,7 @@ const entry = (fields: Partial<LogEntry>): LogEntry => ({
   at: 1_767_225_600,
   method: 'GET',
   path: '/v1/voice/list',
-  key: 'mo…ey',
+  key: 'm…y',
   status: 200,
   operationId: 'listVoices',
   durationMs: 1,

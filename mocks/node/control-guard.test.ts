@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { controlGuard, isLoopbackHost } from './control-guard.js';
+import { isLoopbackHost } from '../../common/control-access.js';
+import { controlGuard } from './control-guard.js';
 
 const request = (headers: Record<string, string>) =>
   ({ rawHeaders: Object.entries(headers).flat() }) as unknown as IncomingMessage;

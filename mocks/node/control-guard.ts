@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
+import { controlAccessProblem } from '../../common/control-access.js';
 import { type Failure, fail } from '../core/answer/envelope.js';
 import { voiceAudioPath } from '../core/reference/signed-url.js';
 import { controlPrefix } from '../core/request/target.js';
@@ -8,18 +8,21 @@ import { rawHeader } from './read-request.js';
 /** The header that carries the control token on a mock that listens beyond loopback. */
 export const controlTokenHeader = 'X-Mock-Control-Token';
 
-/** Whether an interface address is loopback only (127.0.0.0/8, ::1, localhost). */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost' || bare === '::1') return true;
-  return isIP(bare) === 4 && bare.startsWith('127.');
-}
+/** The fewest characters a control token may have: a short one is guessed, an empty one is no token. */
+export const controlTokenMinChars = 16;
 
-/** The host name of a Host header value (`[::1]:4010` → `::1`, `Example.test:80` → `example.test`). */
-function hostName(host: string): string {
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(host);
-  if (bracketed) return (bracketed[1] as string).toLowerCase();
-  return host.replace(/:\d+$/, '').toLowerCase();
+/**
+ * Why `token` cannot guard the control API, or undefined when it can: at least 16 characters, each a
+ * visible ASCII character (a header value carries it; spaces at its ends would be trimmed away).
+ *
+ * @example controlTokenProblem(''); // 'is empty: give at least 16 characters, or leave it out'
+ */
+export function controlTokenProblem(token: string): string | undefined {
+  if (token === '') return `is empty: give at least ${controlTokenMinChars} characters, or leave it out`;
+  if (!/^[\x21-\x7e]+$/.test(token)) return 'may hold only visible ASCII characters (no spaces)';
+  if (token.length < controlTokenMinChars)
+    return `is ${token.length} characters; a control token needs at least ${controlTokenMinChars}`;
+  return undefined;
 }
 
 /** What guards the control API of one server. */
@@ -47,29 +50,17 @@ export interface ControlGuard {
  * guard.check(req, '/__mock/reset'); // undefined, or the failure to answer
  */
 export function controlGuard(boundHost: string, token: string | undefined): ControlGuard {
-  const bound = hostName(
-    boundHost.includes(':') && !boundHost.startsWith('[') ? `[${boundHost}]` : boundHost,
-  );
   return {
     token,
     check(req, path, needsToken = true) {
       const control = path.startsWith(controlPrefix) || path === '/__mock';
       if (!control || path.startsWith(voiceAudioPath)) return undefined;
-      const host = rawHeader(req.rawHeaders, 'host');
-      const name = host === null ? bound : hostName(host);
-      if (name !== 'localhost' && name !== bound && isIP(name) === 0) {
-        return fail(
-          'controlRefused',
-          `the control API answers only at the mock's own address, not through Host "${host}"`,
-        );
-      }
-      const origin = rawHeader(req.rawHeaders, 'origin');
-      if (origin !== null && (host === null || origin.toLowerCase() !== `http://${host.toLowerCase()}`)) {
-        return fail(
-          'controlRefused',
-          `the control API answers only the mock's own pages, not a page of ${origin}`,
-        );
-      }
+      const problem = controlAccessProblem(
+        boundHost,
+        rawHeader(req.rawHeaders, 'host'),
+        rawHeader(req.rawHeaders, 'origin'),
+      );
+      if (problem !== undefined) return fail('controlRefused', problem);
       if (needsToken && token !== undefined && rawHeader(req.rawHeaders, controlTokenHeader) !== token) {
         return fail('controlTokenMissing');
       }

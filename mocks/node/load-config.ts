@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { jsonTextTooDeep } from '../../common/json-depth.js';
+import { FileTooLargeError, readTextCapped } from '../../common/read-capped.js';
 import { ProfileError, parseProfile } from '../../profile/parse.js';
-import { readProfileFile } from '../../profile/profile-file.js';
+import { profileFileMaxBytes, readProfileFile } from '../../profile/profile-file.js';
 import type { Profile } from '../../profile/types.js';
 import { ConfigError, parseConfig } from '../config/parse-config.js';
 import type { MockConfig } from '../config/types.js';
@@ -22,6 +23,12 @@ export interface MockFile {
   /** Where it came from, for the start line: the profile file, or `<config file> (inline)`. */
   readonly profileSource?: string;
 }
+
+/**
+ * The most a config file may hold, counted in the bytes read (a pipe claims no size): a profile inline
+ * and the keys; and how deep its JSON may nest (an inline profile's own limit is checked by its parser).
+ */
+export const configFileLimits = { bytes: profileFileMaxBytes, depth: 64 } as const;
 
 /** The file's `"profile"`: a file (relative to the config file) or an inline object; a ProfileError names both. */
 async function profileOf(path: string, value: unknown): Promise<Profile> {
@@ -53,10 +60,16 @@ async function profileOf(path: string, value: unknown): Promise<Profile> {
 export async function readMockFile(path: string): Promise<MockFile> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readTextCapped(path, configFileLimits.bytes);
   } catch (error) {
+    if (error instanceof FileTooLargeError)
+      throw new ConfigError([
+        `${path}: more than ${configFileLimits.bytes} bytes; a config file holds at most that`,
+      ]);
     throw new ConfigError([`${path}: cannot read the file (${(error as Error).message})`]);
   }
+  if (jsonTextTooDeep(text, configFileLimits.depth))
+    throw new ConfigError([`${path}: nested deeper than ${configFileLimits.depth} levels`]);
   let json: unknown;
   try {
     json = JSON.parse(text);

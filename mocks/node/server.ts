@@ -1,11 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
+import { isLoopbackHost } from '../../common/control-access.js';
+import { ConfigError } from '../config/parse-config.js';
 import type { PopulateOptions } from '../core/control/populate.js';
 import { offsetClock } from '../core/platform/clock.js';
 import { randomSecret } from '../core/platform/signer.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
-import { controlGuard, isLoopbackHost } from './control-guard.js';
+import { controlGuard, controlTokenProblem } from './control-guard.js';
 import { tempDirStorage } from './file-storage.js';
 import { probePort } from './port-probe.js';
 import { requestHandler } from './request-handler.js';
@@ -61,8 +63,9 @@ export interface MockServerOptions {
    */
   cors?: boolean;
   /**
-   * The token control-API requests must carry in X-Mock-Control-Token. Default: none on a loopback
-   * host; a random one on any other host (`MockServer.controlToken` tells it).
+   * The token control-API requests must carry in X-Mock-Control-Token: at least 16 visible ASCII
+   * characters (a shorter or empty one is a ConfigError). Default: none on a loopback host; a random
+   * one on any other host (`MockServer.controlToken` tells it).
    */
   controlToken?: string;
   /**
@@ -201,6 +204,9 @@ async function listen(server: Server, port: number, host: string, own: MockServi
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { port = 4010, host = '127.0.0.1', bodyTimeoutMs = defaultBodyTimeoutMs } = options;
+  const tokenProblem =
+    options.controlToken === undefined ? undefined : controlTokenProblem(String(options.controlToken));
+  if (tokenProblem !== undefined) throw new ConfigError([`controlToken ${tokenProblem}`]);
   // A busy port is found before a state dir is created (it would be left behind by a failed start).
   if ((options.stateDir ?? options.stateUrl) !== undefined && !options.service) await probePort(port, host);
   const made = options.service ? undefined : await ownService(options);

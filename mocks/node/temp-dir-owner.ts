@@ -4,7 +4,9 @@
  * the OS temp dir forever. Each directory holds `voice-kit-owner.json`: the owner's pid and its start
  * time (so a pid the OS has handed to another process since is not taken for the owner). A sweep
  * removes only directories of our prefix that hold that file, belong to this user, are no symlink,
- * and whose owner is gone; a directory without the file (not provably ours) is never touched.
+ * and whose owner is gone; a directory without the file (not provably ours) is never touched. A zombie
+ * (state `Z`: exited, not yet reaped, common in a container without an init) is gone: it still holds
+ * its pid but will never run again.
  */
 import { readFileSync } from 'node:fs';
 import { lstat, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -14,21 +16,38 @@ export const ownerFileName = 'voice-kit-owner.json';
 /** The prefix of the temporary directories (mkdtemp adds six characters). */
 export const tempPrefix = 'voice-kit-';
 
-interface Owner {
+export interface Owner {
   readonly pid: number;
   /** The owner's start time: /proc's start tick where there is one, else null (then the pid alone decides). */
   readonly started: string | null;
 }
 
-/** When the process `pid` started, as Linux's /proc says (clock ticks since boot); null elsewhere. */
-export function startOf(pid: number): string | null {
+/** What Linux's /proc says of a process: its state letter (`R`, `S`, `Z`…) and start time (clock ticks since boot). */
+export interface ProcStat {
+  readonly state: string;
+  readonly started: string;
+}
+
+/** `/proc/<pid>/stat` read, or null where there is no /proc (or no such process). */
+export type ProcStatReader = (pid: number) => ProcStat | null;
+
+/** The line of `/proc/<pid>/stat`, read; null when there is none. */
+export function procStatOf(pid: number): ProcStat | null {
+  let stat: string;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: fields are counted after its ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return null;
   }
+  // The command name (field 2) may hold spaces and parentheses: fields are counted after its ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [state, started] = [fields[0], fields[19]];
+  return state && started ? { state, started } : null;
+}
+
+/** When the process `pid` started, as Linux's /proc says (clock ticks since boot); null elsewhere. */
+export function startOf(pid: number): string | null {
+  return procStatOf(pid)?.started ?? null;
 }
 
 /** Writes this process as the owner of `directory`. */
@@ -37,17 +56,21 @@ export async function writeOwner(directory: string): Promise<void> {
   await writeFile(join(directory, ownerFileName), JSON.stringify(owner), { flag: 'wx', mode: 0o600 });
 }
 
-/** True while the process that wrote `owner` runs (a pid reused by another process is not it). */
-function ownerLives(owner: Owner): boolean {
+/**
+ * True while the process that wrote `owner` runs: a pid reused by another process is not it, and a
+ * zombie (state `Z`, or `X` dead) is gone.
+ */
+export function ownerLives(owner: Owner, readStat: ProcStatReader = procStatOf): boolean {
   try {
     process.kill(owner.pid, 0);
   } catch (error) {
     // EPERM: a process of another user holds the pid: not our mock, unless /proc cannot tell.
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
   }
+  const stat = readStat(owner.pid);
+  if (stat !== null && (stat.state === 'Z' || stat.state === 'X')) return false;
   if (owner.started === null) return true;
-  const started = startOf(owner.pid);
-  return started === null || started === owner.started;
+  return stat === null || stat.started === owner.started;
 }
 
 async function ownerOf(directory: string): Promise<Owner | undefined> {
@@ -68,7 +91,7 @@ async function ownerOf(directory: string): Promise<Owner | undefined> {
  * @example
  * await sweepOrphans(os.tmpdir());
  */
-export async function sweepOrphans(tmp: string): Promise<number> {
+export async function sweepOrphans(tmp: string, readStat: ProcStatReader = procStatOf): Promise<number> {
   let names: string[];
   try {
     names = await readdir(tmp);
@@ -84,7 +107,7 @@ export async function sweepOrphans(tmp: string): Promise<number> {
       const entry = await lstat(directory);
       if (!entry.isDirectory() || (uid !== undefined && entry.uid !== uid)) continue;
       const owner = await ownerOf(directory);
-      if (!owner || owner.pid === process.pid || ownerLives(owner)) continue;
+      if (!owner || owner.pid === process.pid || ownerLives(owner, readStat)) continue;
       await rm(directory, { recursive: true, force: true });
       removed += 1;
     } catch {

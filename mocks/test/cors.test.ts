@@ -132,15 +132,34 @@ describe('the control API answers only the mock itself', () => {
   });
 });
 
+describe('a control token that guards nothing is refused', () => {
+  it.each([
+    ['', /controlToken is empty/],
+    ['short-15-chars!', /controlToken is 15 characters; a control token needs at least 16/],
+    ['has a space in it ok', /controlToken may hold only visible ASCII/],
+  ])(
+    'startMockServer({ controlToken: %j }) throws a ConfigError naming it, before listening',
+    async (token, message) => {
+      await expect(
+        startMockServer({ port: 0, serviceOptions: testServiceOptions, controlToken: token }),
+      ).rejects.toThrow(message);
+    },
+  );
+});
+
 describe('the control token', () => {
   let server: MockServer;
   beforeAll(async () => {
-    server = await startMockServer({ port: 0, serviceOptions: testServiceOptions, controlToken: 't0ken' });
+    server = await startMockServer({
+      port: 0,
+      serviceOptions: testServiceOptions,
+      controlToken: 't0ken-long-enough-16',
+    });
   });
   afterAll(() => server.close());
 
   it('is asked for with 401 when missing or wrong, and lets the request through when right', async () => {
-    expect(server.controlToken).toBe('t0ken');
+    expect(server.controlToken).toBe('t0ken-long-enough-16');
     const missing = await fetch(`${server.url}/__mock/clock`);
     expect(missing.status).toBe(401);
     expect(((await missing.json()) as { error_message: string }).error_message).toContain(
@@ -150,7 +169,11 @@ describe('the control token', () => {
       (await fetch(`${server.url}/__mock/clock`, { headers: { 'X-Mock-Control-Token': 'nope' } })).status,
     ).toBe(401);
     expect(
-      (await fetch(`${server.url}/__mock/clock`, { headers: { 'X-Mock-Control-Token': 't0ken' } })).status,
+      (
+        await fetch(`${server.url}/__mock/clock`, {
+          headers: { 'X-Mock-Control-Token': 't0ken-long-enough-16' },
+        })
+      ).status,
     ).toBe(200);
     // The API and the voice_url audio need no token.
     expect(

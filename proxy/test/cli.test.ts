@@ -3,6 +3,7 @@
  * on SIGTERM writes the reports, prints a summary and exits 1 when a must-rule was violated, else 0.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -156,7 +157,7 @@ describe('voice-kit proxy', () => {
     ]);
   });
 
-  it('a second signal while it waits for an exchange in flight exits at once, with 3', async () => {
+  it('a second signal within a second while it waits for an exchange in flight is the same stop: the reports are written', async () => {
     const child = spawn(
       process.execPath,
       [
@@ -193,10 +194,12 @@ describe('voice-kit proxy', () => {
     const started = performance.now();
     child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 100));
+    // Within a second of the first: the same stop (one signal to a process group under npm arrives twice).
     child.kill('SIGTERM');
-    expect(await exited).toBe(3);
-    expect(performance.now() - started).toBeLessThan(900);
-    expect(stderr).toContain('stopped again before the reports were written');
+    expect([0, 1]).toContain(await exited);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(stderr).not.toContain('stopped again');
+    expect(existsSync(join(dir, 'twice', 'proxy.json'))).toBe(true);
     socket.destroy();
   });
 

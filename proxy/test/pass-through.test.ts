@@ -209,6 +209,47 @@ describe('the HAR of a session', () => {
     ]);
   });
 
+  it('masks keys, tokens, cookies and secret query parameters in the HAR and the reports', async () => {
+    const file = join(reportDir, 'secrets.har');
+    const dir = await mkdtemp(join(tmpdir(), 'vk-proxy-secrets-'));
+    const p = await startProxy({ upstream: mock.url, port: 0, har: file, reportDir: dir });
+    await (
+      await fetch(
+        `${p.url}/v1/voice/list?page_size=99&api_key=query-key-secret-1&token=query-token-secret-2`,
+        {
+          headers: {
+            'X-API-Key': 'mock-key-other-env',
+            Cookie: 'sid=cookie-secret-value-3',
+            'X-Auth-Token': 'auth-token-secret-4',
+            Authorization: 'Bearer bearer-secret-5',
+          },
+        },
+      )
+    ).arrayBuffer();
+    await p.close();
+    const har = await readFile(file, 'utf8');
+    for (const secret of [
+      'query-key-secret',
+      'query-token-secret',
+      'cookie-secret',
+      'auth-token-secret',
+      'bearer-secret',
+      'other',
+    ])
+      expect(har).not.toContain(secret);
+    const entry = (
+      JSON.parse(har) as { log: { entries: { request: { headers: { name: string; value: string }[] } }[] } }
+    ).log.entries[0];
+    expect(entry?.request.headers).toContainEqual({ name: 'X-API-Key', value: 'mo…nv' });
+    for (const name of ['proxy.md', 'proxy.json']) {
+      const report = await readFile(join(dir, name), 'utf8');
+      expect(report).toContain('page_size=99');
+      expect(report).not.toContain('query-key-secret');
+      expect(report).not.toContain('query-token-secret');
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('holds every exchange; audio and uploads are side files with the very bytes, JSON is inline', async () => {
     const file = join(reportDir, 'session.har');
     const p = await startProxy({ upstream: mock.url, port: 0, har: file });

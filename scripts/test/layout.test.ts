@@ -41,7 +41,8 @@ const mayImport: Record<string, readonly string[]> = {
   'audio/containers/': ['audio/types.ts'],
   'audio/synthesis/': ['audio/types.ts', 'openapi/'],
   'audio/analysis/': ['audio/containers/', 'audio/types.ts', 'openapi/'],
-  'mocks/core/': ['audio/', 'mocks/config/', 'openapi/', 'judge/', 'profile/'],
+  // common/secrets.ts: the one rule of what the journal masks (the proxy's HAR and reports use it too).
+  'mocks/core/': ['audio/', 'mocks/config/', 'openapi/', 'judge/', 'profile/', 'common/secrets.ts'],
   'mocks/index.ts': ['mocks/core/', 'mocks/config/', 'profile/'],
   'mocks/msw.ts': ['mocks/core/'],
   'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/', 'common/', 'profile/'],
@@ -64,6 +65,7 @@ const mayImport: Record<string, readonly string[]> = {
     'mocks/',
     'fixtures/',
     'common/did-you-mean.ts',
+    'common/header-names.ts',
   ],
   'conformance/run/': [
     'conformance/types.ts',
@@ -113,6 +115,9 @@ const platformFree = [
   'profile/parse.ts',
   'common/did-you-mean.ts',
   'common/xml-escape.ts',
+  'common/header-names.ts',
+  'common/json-depth.ts',
+  'common/secrets.ts',
   'mocks/config/',
   'audio/',
   'mocks/core/',

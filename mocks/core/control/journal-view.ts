@@ -1,14 +1,9 @@
 import { sniffContainer } from '../../../audio/containers/sniff.js';
 import { MP3_KBPS } from '../../../audio/synthesis/mp3-frames.js';
+import { maskUrl, shownHeaderValue } from '../../../common/secrets.js';
 import type { MockConfig } from '../../config/types.js';
-import {
-  type HeaderSource,
-  type KeptExchange,
-  type KeptText,
-  keptText,
-  maskedHeaders,
-} from '../state/exchange.js';
-import { type JournalItem, maskKey, type RequestLogEntry } from '../state/request-log.js';
+import { type HeaderSource, type KeptExchange, type KeptText, keptText } from '../state/exchange.js';
+import type { JournalItem, RequestLogEntry } from '../state/request-log.js';
 
 /** A header as the journal (and HAR) lists it. */
 export interface HeaderLine {
@@ -77,7 +72,7 @@ const headerMaxChars = 1024;
 const headersMax = 64;
 
 const line = (name: string, value: string): HeaderLine => {
-  const masked = maskedHeaders.has(name.toLowerCase()) ? (maskKey(value) ?? '') : value;
+  const masked = shownHeaderValue(name, value);
   return { name, value: masked.length > headerMaxChars ? `${masked.slice(0, headerMaxChars - 1)}…` : masked };
 };
 
@@ -151,7 +146,7 @@ export function exchangeView({ entry, exchange }: JournalItem, config: MockConfi
     ...entry,
     request: {
       method: entry.method,
-      url: exchange?.url ?? entry.path,
+      url: maskUrl(exchange?.url ?? entry.path),
       headers: exchange ? requestHeaderLines(exchange.requestHeaders) : [],
       body: exchange?.requestBody ?? null,
       upload: upload && {

@@ -40,7 +40,7 @@ describe('GET /__mock/requests/<seq>: one request in full', () => {
     const headers = Object.fromEntries(
       data.request.headers.map((h: { name: string; value: string }) => [h.name, h.value]),
     );
-    expect(headers['x-api-key']).toBe('mock…-env');
+    expect(headers['x-api-key']).toBe('mo…nv');
     expect(headers['x-trace']).toBe('abc');
     expect(JSON.stringify(data)).not.toContain(key);
     expect(JSON.parse(data.answer.body).succeed).toBe(true);
@@ -164,8 +164,45 @@ describe('what the journal keeps stays bounded whatever is sent', () => {
     const { data } = await call(target, '/__mock/requests/1');
     expect(JSON.stringify(data)).not.toContain('secret-control-token');
     expect(JSON.stringify(data)).not.toContain('app-secret');
-    expect(data.request.headers).toContainEqual({ name: 'x-mock-control-token', value: 'secr…oken' });
-    expect(data.request.headers).toContainEqual({ name: 'authorization', value: 'Bear…oken' });
+    expect(data.request.headers).toContainEqual({ name: 'x-mock-control-token', value: 'se…en' });
+    expect(data.request.headers).toContainEqual({ name: 'authorization', value: 'Be…en' });
+  });
+
+  it('masks cookies, token headers, any header named like a secret, and secret query parameters', async () => {
+    const target = createMockService(quiet);
+    const secrets = {
+      Cookie: 'session=cookie-secret-value-1',
+      'X-Auth-Token': 'auth-token-secret-value-2',
+      'X-Api-Token': 'api-token-secret-value-3',
+      'X-Client-Secret': 'client-secret-value-44',
+      'Proxy-Authorization': 'Basic proxy-secret-value-5',
+    };
+    await call(
+      target,
+      '/v1/voice/list?page_size=5&api_key=query-key-secret-6&access_token=query-token-secret-7&apikey=q8-secret-value-8',
+      withKey({ headers: secrets }),
+    );
+    const { data } = await call(target, '/__mock/requests/1');
+    const text = JSON.stringify(data);
+    for (const secret of [
+      ...Object.values(secrets),
+      'query-key-secret-6',
+      'query-token-secret-7',
+      'q8-secret-value-8',
+    ])
+      expect(text).not.toContain(secret.slice(4, -2));
+    const shown = Object.fromEntries(
+      (data.request.headers as { name: string; value: string }[]).map((h) => [h.name, h.value]),
+    );
+    expect(shown['x-auth-token']).toBe('au…-2');
+    expect(shown['x-api-key']).toBe('mo…nv');
+    expect(data.request.url).toContain('page_size=5&api_key=qu%E2%80%A6-6&access_token=qu%E2%80%A6-7');
+    const har = await call(target, '/__mock/requests/har');
+    const harText = JSON.stringify(har);
+    expect(harText).not.toContain('secret-value');
+    expect(harText).not.toContain('query-key-secret');
+    const list = await call(target, '/__mock/requests');
+    expect(JSON.stringify(list)).not.toContain('query-token-secret');
   });
 });
 
@@ -238,7 +275,7 @@ describe('verification for scripts: GET /__mock/requests/count', () => {
     expect(await count('?operation=listVoices&status=200')).toEqual({ count: 3 });
     expect(await count('?status=4xx')).toEqual({ count: 1 });
     expect(await count(`?key=${key}`)).toEqual({ count: 2 });
-    expect(await count(`?key=${encodeURIComponent('mock…-env')}`)).toEqual({ count: 2 });
+    expect(await count(`?key=${encodeURIComponent('mo…nv')}`)).toEqual({ count: 2 });
     expect(await count('?key=mock-key-other-envX')).toEqual({ count: 0 });
   });
 

@@ -1,4 +1,3 @@
-import { apiKeyHeader } from '../../../openapi/contract.js';
 import { type Answer, BytesAnswer, DroppedAnswer } from '../answer/answer.js';
 
 /**
@@ -69,17 +68,6 @@ export const urlMaxChars = 2048;
 const audioHeadBytes = 64;
 /** Bytes of an uploaded file's start kept, to sniff its container (an ID3 tag may come first). */
 export const uploadHeadBytes = 512;
-
-/** The control token's header: the journal masks it like X-API-Key. */
-export const controlTokenHeader = 'x-mock-control-token';
-/** Headers whose values are secrets: shown by their ends only (`maskKey`), in the API, the page and the HAR. */
-export const maskedHeaders: ReadonlySet<string> = new Set([
-  apiKeyHeader.toLowerCase(),
-  controlTokenHeader,
-  // The service does not use them, but an app may send its own credentials along.
-  'authorization',
-  'proxy-authorization',
-]);
 
 // The upload reader notes a form's summary under its request; weak, so nothing outlives the request.
 const uploads = new WeakMap<object, UploadSummary>();

@@ -96,8 +96,8 @@ describe('RequestLog bounds', () => {
 describe('maskKey', () => {
   it.each([
     [null, null],
-    ['mock-key', 'mo…ey'],
-    ['mock-key-staging', 'mock…ging'],
+    ['mock-key', 'm…y'],
+    ['mock-key-staging', 'mo…ng'],
     ['abcdefg', '…'],
     ['', '…'],
   ])('masks %j as %j', (key, masked) => {

@@ -1,3 +1,4 @@
+import { maskSecret, maskUrl } from '../../../common/secrets.js';
 import type { OwnChoices } from '../../../judge/judge.js';
 import type { OperationId } from '../../../openapi/contract.js';
 import { type KeptExchange, sameExchange, shortened } from './exchange.js';
@@ -25,7 +26,7 @@ export interface RequestLogEntry {
   method: string;
   /** The routed path (its first 1,024 characters). */
   path: string;
-  /** The X-API-Key sent, masked (`maskKey`: `mock…ging`), or null without one. */
+  /** The X-API-Key sent, masked (`maskKey`: `mo…ng`), or null without one. */
   key: string | null;
   status: number;
   operationId: OperationId | null;
@@ -100,15 +101,12 @@ export interface JournalItem {
 }
 
 /**
- * A key as the log shows it: its ends, enough to tell configured keys apart (`mock-key-staging` →
- * `mock…ging`, `mock-key` → `mo…ey`), never the middle, so a screenshot of the dashboard or a pasted
- * log leaks no usable key. Keys shorter than 8 characters show nothing.
+ * A key as the log shows it: at most 4 of its characters (common/secrets.ts: `mock-key-staging` →
+ * `mo…ng`, `mock-key` → `m…y`), never the middle, so a screenshot of the dashboard or a pasted log
+ * leaks no usable key. Keys shorter than 8 characters show nothing.
  */
 export function maskKey(key: string | null): string | null {
-  if (key === null) return null;
-  if (key.length < 8) return '…';
-  const ends = key.length < 12 ? 2 : 4;
-  return `${key.slice(0, ends)}…${key.slice(-ends)}`;
+  return key === null ? null : maskSecret(key);
 }
 
 /**
@@ -278,10 +276,10 @@ export class RequestLog {
   }
 }
 
-/** The query of an absolute URL, with its `?`; '' without one. */
+/** The query of an absolute URL, with its `?` and its secret parameters masked; '' without one. */
 function queryOf(url: string): string {
   const mark = url.indexOf('?');
   if (mark < 0) return '';
   const hash = url.indexOf('#', mark);
-  return hash < 0 ? url.slice(mark) : url.slice(mark, hash);
+  return maskUrl(hash < 0 ? url.slice(mark) : url.slice(mark, hash));
 }

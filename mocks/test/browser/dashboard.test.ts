@@ -130,7 +130,7 @@ describe.skipIf(missing)('the dashboard in Chromium', () => {
     const refusal = page.getByRole('row').filter({ hasText: 'GET /v1/voice/list' });
     await expect(refusal.getByRole('cell', { name: '401 · 10003' }).count()).resolves.toBe(1);
     await expect(page.getByText('error 10003: X-API-Key header is missing').isVisible()).resolves.toBe(true);
-    expect(await page.getByText('mo…ey').count()).toBeGreaterThan(0);
+    expect(await page.getByText('m…y').count()).toBeGreaterThan(0);
     expect(await page.getByText('mock-key', { exact: true }).count()).toBe(0);
 
     // Its audio plays from the log: the request is sent again, and the player's audio decodes.

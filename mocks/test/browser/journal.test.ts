@@ -85,7 +85,7 @@ describe.skipIf(missing)('the request journal in Chromium', () => {
     await detail.waitFor({ timeout: 3000 });
     const text = (await detail.textContent()) ?? '';
     expect(text).toContain(`GET ${server.url}/v1/voice/list?page_size=2`);
-    expect(text).toContain('x-api-keymo…ey');
+    expect(text).toContain('x-api-keym…y');
     expect(text).not.toContain('mock-key');
     expect(text).toContain('"succeed": true');
     expect(text).toContain('Contract: kept (status, headers and the whole body checked).');

@@ -1,0 +1,99 @@
+/**
+ * How the long-running commands (`voice-kit mock`, `proxy`, `conformance` and `--explore`) stop, one
+ * policy for all: the first SIGINT or SIGTERM asks to finish (the run or the proxy writes its reports,
+ * the mock closes); another within a second is the same request (one Ctrl-C under `npm run` reaches the
+ * process twice, from the terminal and forwarded by npm; a SIGTERM to the process group likewise); a
+ * later one means "now": what was already judged is written synchronously, then the process exits 130.
+ */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Signals within this long of the first are the same request to stop, ms. */
+export const sameStopMs = 1000;
+
+/** The exit code of a command stopped "now" (128 + SIGINT's 2, as shells report it). */
+export const stoppedNowCode = 130;
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** What the policy listens on: `process` (a stand-in in tests). */
+export interface SignalSource {
+  on(signal: StopSignal, listener: () => void): unknown;
+  off(signal: StopSignal, listener: () => void): unknown;
+}
+
+export interface StopHandlers {
+  /** The first request to stop: finish what is under way, write the reports. Called once. */
+  readonly finish: (signal: StopSignal) => void;
+  /**
+   * A later signal: write what was judged, synchronously, and exit. Called once; when it returns the
+   * policy calls `exit(130)`.
+   */
+  readonly now?: () => void;
+}
+
+export interface StopOptions {
+  readonly source?: SignalSource;
+  /** Milliseconds now (Date.now in the CLI). */
+  readonly clock?: () => number;
+  readonly exit?: (code: number) => void;
+}
+
+/**
+ * Listens for SIGINT and SIGTERM with the policy above; answers the function that stops listening.
+ *
+ * @example
+ * const stopListening = onStopSignals({ finish: () => controller.abort(), now: () => writeSoFar() });
+ */
+export function onStopSignals(handlers: StopHandlers, options: StopOptions = {}): () => void {
+  const source = options.source ?? process;
+  const clock = options.clock ?? Date.now;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  let first: number | undefined;
+  let stoppingNow = false;
+  const listener = (signal: StopSignal) => {
+    const at = clock();
+    if (first === undefined) {
+      first = at;
+      handlers.finish(signal);
+      return;
+    }
+    if (at - first < sameStopMs || stoppingNow) return;
+    stoppingNow = true;
+    try {
+      handlers.now?.();
+    } finally {
+      exit(stoppedNowCode);
+    }
+  };
+  const onInt = () => listener('SIGINT');
+  const onTerm = () => listener('SIGTERM');
+  source.on('SIGINT', onInt);
+  source.on('SIGTERM', onTerm);
+  return () => {
+    source.off('SIGINT', onInt);
+    source.off('SIGTERM', onTerm);
+  };
+}
+
+/**
+ * Writes `files` (name → text) into `dir` synchronously, each through a temporary file renamed over its
+ * name (a link there is replaced, never followed): the reports of a command stopped "now". Answers the
+ * paths written; a file that cannot be written is skipped (the process is about to exit).
+ */
+export function writeNow(dir: string, files: ReadonlyArray<readonly [string, string]>): string[] {
+  const written: string[] = [];
+  for (const [name, text] of files) {
+    const path = join(dir, name);
+    const temporary = `${path}.${process.pid}.stopping`;
+    try {
+      rmSync(temporary, { force: true });
+      writeFileSync(temporary, text, { flag: 'wx', mode: 0o644 });
+      renameSync(temporary, path);
+      written.push(path);
+    } catch {
+      rmSync(temporary, { force: true });
+    }
+  }
+  return written;
+}
