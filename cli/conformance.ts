@@ -19,7 +19,7 @@ import { fileErrorText, reportDirProblem } from '../conformance/reporters/report
 import { terminalProgress, terminalSummary } from '../conformance/reporters/terminal.js';
 import { writeReports } from '../conformance/reporters/write-reports.js';
 import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup/only-patterns.js';
-import { baseUrlProblem } from '../conformance/setup/options-check.js';
+import { baseUrlProblem, httpUrlProblem } from '../conformance/setup/options-check.js';
 import { type CaseInfo, type ExtraKeyName, type IncludeName, includeNames } from '../conformance/types.js';
 import { profilePathProblem, writeProfileFile } from '../profile/write-file.js';
 import { type ExploreRequest, explore } from './explore.js';
@@ -133,8 +133,8 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
 
   const reference = str('reference-audio');
   const referenceUrl = str('reference-url');
-  if (referenceUrl && baseUrlProblem(referenceUrl.value))
-    throw new UsageError([`${referenceUrl.source} ${baseUrlProblem(referenceUrl.value)}`]);
+  if (referenceUrl && httpUrlProblem(referenceUrl.value))
+    throw new UsageError([`${referenceUrl.source} ${httpUrlProblem(referenceUrl.value)}`]);
   const options: RunOptions = {
     ...(baseUrl ? { baseUrl: baseUrl.value } : {}),
     ...(apiKey ? { apiKey: apiKey.value } : {}),

@@ -58,6 +58,7 @@ const mayImport: Record<string, readonly string[]> = {
     'mocks/',
     'fixtures/',
     'common/did-you-mean.ts',
+    'common/version-prefix.ts',
   ],
   'conformance/run/': [
     'conformance/types.ts',
