@@ -39,7 +39,7 @@ export async function ensureBuilt() {
     statSync(join(root, 'tsconfig.build.json')).mtimeMs,
   );
   if (changed > built) {
-    process.stderr.write('voice-kit: building dist/ (sources changed since the last build)…\n');
+    process.stderr.write(`${buildLine('dist/', built)}\n`);
     const tsc = spawnSync(
       process.execPath,
       [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
@@ -51,11 +51,27 @@ export async function ensureBuilt() {
     const now = new Date();
     utimesSync(stamp, now, now);
   }
-  await ensureDashboard();
+  await ensureDashboard(changed > built);
 }
 
-/** Builds the dashboard (dist/dashboard/) when one of its sources is newer than its bundle. */
-async function ensureDashboard() {
+/**
+ * The one line said before a build: a fresh clone (`builtMs` 0, never built) has no build its sources
+ * could be newer than, so that is its first build.
+ *
+ * @example
+ * buildLine('dist/', 0); // 'voice-kit: building dist/ (first build)…'
+ */
+export function buildLine(what, builtMs) {
+  return builtMs === 0
+    ? `voice-kit: building ${what} (first build)…`
+    : `voice-kit: building ${what} (sources changed since the last build)…`;
+}
+
+/**
+ * Builds the dashboard (dist/dashboard/) when one of its sources is newer than its bundle; says so unless
+ * `announced` (the build of dist/ just said it, which covers the dashboard's first build too).
+ */
+async function ensureDashboard(announced) {
   let built = 0;
   try {
     built = statSync(join(root, 'dist', 'dashboard', 'dashboard.js')).mtimeMs;
@@ -65,7 +81,7 @@ async function ensureDashboard() {
   const source = join(root, 'mocks', 'dashboard');
   const changed = Math.max(...readdirSync(source).map((name) => statSync(join(source, name)).mtimeMs));
   if (changed <= built) return;
-  process.stderr.write('voice-kit: building dist/dashboard/ (its sources changed since the last build)…\n');
+  if (!announced) process.stderr.write(`${buildLine('dist/dashboard/', built)}\n`);
   const { buildDashboard } = await import('./build-dashboard.mjs');
   await buildDashboard();
 }
