@@ -6,6 +6,7 @@
  * errors passed --max-upstream-errors or every exchange was one. Loaded only for this command.
  */
 import { readFileSync } from 'node:fs';
+import { pathShown } from '../common/path-shown.js';
 import { versionPrefixProblem } from '../common/version-prefix.js';
 import {
   type ProxyOptions,
@@ -31,7 +32,7 @@ function readKeys(file: string, problems: string[]): ProxyOptions['keys'] {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    problems.push(`--keys: cannot read ${file} as JSON: ${(e as Error).message}`);
+    problems.push(`--keys: cannot read ${pathShown(file)} as JSON: ${(e as Error).message}`);
     return undefined;
   }
   const fields = ['organization', 'project', 'environment'] as const;

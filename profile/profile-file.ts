@@ -4,6 +4,7 @@
  * `staging.json: points["list-ordr"]: unknown point (did you mean "list-order"?)`.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { pathShown } from '../common/path-shown.js';
 import { ProfileError, parseProfileText } from './parse.js';
 import type { Profile } from './types.js';
 
@@ -28,7 +29,7 @@ export async function readProfileFile(path: string): Promise<Profile> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if (error instanceof ProfileError) throw error;
-    throw new ProfileError(`${path}: cannot read the file (${(error as Error).message})`, '');
+    throw new ProfileError(`${pathShown(path)}: cannot read the file (${(error as Error).message})`, '');
   }
   try {
     return parseProfileText(text);

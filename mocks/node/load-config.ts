@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { pathShown } from '../../common/path-shown.js';
 import { ProfileError, parseProfile } from '../../profile/parse.js';
 import { readProfileFile } from '../../profile/profile-file.js';
 import type { Profile } from '../../profile/types.js';
@@ -52,7 +53,7 @@ export async function readMockFile(path: string): Promise<MockFile> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new ConfigError([`${path}: cannot read the file (${(error as Error).message})`]);
+    throw new ConfigError([`${pathShown(path)}: cannot read the file (${(error as Error).message})`]);
   }
   let json: unknown;
   try {

@@ -59,6 +59,7 @@ const mayImport: Record<string, readonly string[]> = {
     'fixtures/',
     'common/did-you-mean.ts',
     'common/version-prefix.ts',
+    'common/path-shown.ts',
   ],
   'conformance/run/': [
     'conformance/types.ts',
