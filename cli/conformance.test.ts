@@ -79,6 +79,22 @@ describe('conformance CLI arguments: every mistake is a usage error (exit 2), ne
     expect(problemsOf([], { VOICE_KIT_PORT: '4020' })).toEqual([]);
   });
 
+  it.each(['http://127.0.0.1:4010/v1', 'http://127.0.0.1:4010/v1/'])(
+    'a base URL with the version prefix (%s) is one problem that says to drop /v1',
+    (base) => {
+      for (const [argv, env] of [
+        [['--base-url', base, '--api-key', 'k'], {}],
+        [[], { VOICE_KIT_BASE_URL: base, VOICE_KIT_API_KEY: 'k' }],
+      ] as const) {
+        const problems = problemsOf(argv, env);
+        expect(problems).toHaveLength(1);
+        expect(problems[0]).toMatch(
+          /^(--base-url|VOICE_KIT_BASE_URL) ends in \/v1\b.*drop it: http:\/\/127\.0\.0\.1:4010$/,
+        );
+      }
+    },
+  );
+
   it('reports every problem at once', () => {
     expect(problemsOf(['--base-ur', url, '--pcm-headers', 'a'], { VOICE_KIT_ONLYY: 'x' })).toHaveLength(3);
   });

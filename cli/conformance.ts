@@ -22,7 +22,7 @@ import { terminalProgress, terminalSummary } from '../conformance/reporters/term
 import { writeReports } from '../conformance/reporters/write-reports.js';
 import { countOutcomes } from '../conformance/run/runner.js';
 import { matchesOnly, nearestIds, unmatchedPatterns } from '../conformance/setup/only-patterns.js';
-import { baseUrlProblem } from '../conformance/setup/options-check.js';
+import { baseUrlProblem, httpUrlProblem } from '../conformance/setup/options-check.js';
 import {
   type CaseInfo,
   type CaseResult,
@@ -147,8 +147,8 @@ export function conformanceRequest(line: CommandLine, env: Env): CliRequest {
 
   const reference = str('reference-audio');
   const referenceUrl = str('reference-url');
-  if (referenceUrl && baseUrlProblem(referenceUrl.value))
-    throw new UsageError([`${referenceUrl.source} ${baseUrlProblem(referenceUrl.value)}`]);
+  if (referenceUrl && httpUrlProblem(referenceUrl.value))
+    throw new UsageError([`${referenceUrl.source} ${httpUrlProblem(referenceUrl.value)}`]);
   const options: RunOptions = {
     ...(baseUrl ? { baseUrl: baseUrl.value } : {}),
     ...(apiKey ? { apiKey: apiKey.value } : {}),

@@ -170,6 +170,11 @@ function program(): CAC {
       {
         default: '120000',
       },
+    )
+    .option(
+      '--max-upstream-errors <n>',
+      'Upstream errors (unreachable, timed out, cut) the session may have and still pass',
+      { default: '0' },
     );
   return cli;
 }
@@ -290,7 +295,8 @@ const notes: Record<string, { readonly intro: readonly string[]; readonly outro:
     ],
     outro: [
       'Exit codes: 0 no must-rule violated; 1 a must-rule violated (or it could not start); 2 usage error',
-      '(a flag, or a report folder or HAR path it cannot write); 3 the reports could not be written.',
+      '(a flag, or a report folder or HAR path it cannot write); 3 the reports could not be written;',
+      '4 upstream errors past --max-upstream-errors, or every exchange one; 130 interrupted while starting.',
     ],
   },
   conformance: {

@@ -2,10 +2,15 @@
  * `voice-kit proxy`: starts the validating proxy, prints each violation as it happens, and on SIGINT or
  * SIGTERM writes the reports, prints a summary and resolves with the exit code: 0, 1 when a must-rule
  * was violated (or it could not start), 2 for a usage error (a flag, a report folder or HAR path it
- * cannot use), 3 when the reports could not be written, 130 when stopped again a second or more after
- * the first stop (the reports of what was judged are written first). Loaded only for this command.
+ * cannot use, an upstream ending in /v1), 3 when the reports could not be written, 4 when upstream
+ * errors passed --max-upstream-errors or every exchange was one, 130 when stopped again a second or
+ * more after the first stop (the reports of what was judged are written first). Loaded only for this
+ * command.
  */
+
+import { pathShown } from '../common/path-shown.js';
 import { FileTooLargeError, readTextCappedSync } from '../common/read-capped.js';
+import { versionPrefixProblem } from '../common/version-prefix.js';
 import {
   type ProxyOptions,
   type ProxyReport,
@@ -13,6 +18,7 @@ import {
   ProxySetupError,
   ReportWriteError,
   startProxy,
+  upstreamFailure,
   violationLine,
 } from '../proxy/index.js';
 
@@ -39,7 +45,7 @@ function readKeys(file: string, problems: string[]): ProxyOptions['keys'] {
     problems.push(
       e instanceof FileTooLargeError
         ? `--keys: ${file} holds more than ${keysFileMaxBytes} bytes`
-        : `--keys: cannot read ${file} as JSON: ${(e as Error).message}`,
+        : `--keys: cannot read ${pathShown(file)} as JSON: ${(e as Error).message}`,
     );
     return undefined;
   }
@@ -70,6 +76,7 @@ export async function proxyCommand(
   if (!upstream) problems.push('--upstream is required: the URL of the deployment to pass traffic to');
   else if (!URL.canParse(upstream) || !/^https?:$/.test(new URL(upstream).protocol))
     problems.push(`--upstream: expected an http:// or https:// URL, got ${JSON.stringify(upstream)}`);
+  else if (versionPrefixProblem(upstream)) problems.push(`--upstream ${versionPrefixProblem(upstream)}`);
   const port = Number(flags.port ?? 4020);
   if (!Number.isInteger(port) || port < 0 || port > 65_535 || String(flags.port ?? '4020').trim() === '')
     problems.push(`--port: expected an integer from 0 to 65535, got "${flags.port}"`);
@@ -90,6 +97,12 @@ export async function proxyCommand(
   const maxJudgeBytes = Number(judgeGiven);
   if (!/^\d+$/.test(judgeGiven) || !Number.isSafeInteger(maxJudgeBytes))
     problems.push(`--max-judge-bytes: expected a whole number of bytes, got "${flags.maxJudgeBytes}"`);
+  const errorsGiven = String(flags.maxUpstreamErrors ?? '0').trim();
+  const maxUpstreamErrors = Number(errorsGiven);
+  if (!/^\d+$/.test(errorsGiven) || !Number.isSafeInteger(maxUpstreamErrors))
+    problems.push(
+      `--max-upstream-errors: expected a whole number of errors, got "${flags.maxUpstreamErrors}"`,
+    );
   if (problems.length > 0) return usage(fail, problems, 'proxy');
   const host = String(flags.host ?? '127.0.0.1');
   const reportDir = String(flags.reportDir ?? 'reports/proxy');
@@ -102,6 +115,7 @@ export async function proxyCommand(
       reportDir,
       upstreamTimeoutMs,
       maxJudgeBytes,
+      maxUpstreamErrors,
       ...(typeof flags.har === 'string' && flags.har ? { har: flags.har } : {}),
       ...(typeof flags.writeProfile === 'string' && flags.writeProfile
         ? { writeProfile: flags.writeProfile }
@@ -115,6 +129,12 @@ export async function proxyCommand(
     return cannotStart(error, port, host, fail);
   }
   write(`voice-kit proxy listening on ${proxy.url}, passing to ${proxy.upstream} (reports: ${reportDir})`);
+  void proxy.probeUpstream().then((problem) => {
+    if (problem)
+      fail(
+        `voice-kit proxy: warning: cannot connect to the upstream ${proxy.upstream} (${problem}): every request will be answered 502 and the session will fail (exit 4)`,
+      );
+  });
   return untilStopped(proxy, reportDir, write, fail);
 }
 
@@ -135,9 +155,10 @@ function cannotStart(error: unknown, port: number, host: string, fail: Write): n
 
 /**
  * Runs until SIGINT or SIGTERM (stop-signals.ts), then closes the proxy, writes the reports and prints
- * the summary; resolves with 0, 1 (a must-rule violated) or 3 (the reports could not be written). A
- * repeat of the signal within a second is the same stop; a later one writes the reports of what was
- * judged so far at once and exits 130: stopping always stops, and never loses the session.
+ * the summary; resolves with 0, 1 (a must-rule violated), 4 (the upstream failed) or 3 (the reports
+ * could not be written). A repeat of the signal within a second is the same stop; a later one writes
+ * the reports of what was judged so far at once and exits 130: stopping always stops, and never loses
+ * the session.
  */
 function untilStopped(proxy: ProxyServer, reportDir: string, write: Write, fail: Write): Promise<number> {
   return new Promise<number>((resolve) => {
@@ -154,7 +175,7 @@ function untilStopped(proxy: ProxyServer, reportDir: string, write: Write, fail:
               );
             }
             stopListening();
-            resolve(report.ok ? 0 : 1);
+            resolve(exitCode(report));
           },
           (error: unknown) => {
             if (error instanceof ReportWriteError) summary(error.report, write);
@@ -180,12 +201,19 @@ function untilStopped(proxy: ProxyServer, reportDir: string, write: Write, fail:
   });
 }
 
-/** The session's summary line and its violations by rule. */
+/** 0 when the session passed, 1 when a must-rule was violated, else 4 when the upstream failed it. */
+function exitCode(report: ProxyReport): number {
+  if (report.ok) return 0;
+  return report.counts.must > 0 ? 1 : 4;
+}
+
+/** The session's summary line, why the upstream failed it, and its violations by rule. */
 function summary(report: ProxyReport, write: Write): void {
   const c = report.counts;
   write(
     `voice-kit proxy: ${count(c.exchanges, 'exchange')}, ${count(c.violations, 'violation')} (${c.must} must, ${c.should} should), ${count(c.upstreamErrors, 'upstream error')}: ${report.ok ? 'PASS' : 'FAIL'}`,
   );
+  if (report.upstreamFailed) write(`voice-kit proxy: FAIL: ${upstreamFailure(report)}`);
   const byRule = new Map<string, number>();
   for (const v of report.violations)
     byRule.set(`${v.severity} ${v.rule}`, (byRule.get(`${v.severity} ${v.rule}`) ?? 0) + 1);

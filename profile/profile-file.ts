@@ -3,6 +3,8 @@
  * ProfileError whose one-line message starts with the file, then the field:
  * `staging.json: points["list-ordr"]: unknown point (did you mean "list-order"?)`.
  */
+
+import { pathShown } from '../common/path-shown.js';
 import { FileTooLargeError, readTextCapped } from '../common/read-capped.js';
 import { ProfileError, parseProfileText } from './parse.js';
 import type { Profile } from './types.js';
@@ -26,15 +28,15 @@ export async function readProfileFile(path: string): Promise<Profile> {
   } catch (error) {
     if (error instanceof FileTooLargeError)
       throw new ProfileError(
-        `${path}: more than ${profileFileMaxBytes} bytes; a profile file holds at most ${profileFileMaxBytes}`,
+        `${pathShown(path)}: more than ${profileFileMaxBytes} bytes; a profile file holds at most ${profileFileMaxBytes}`,
         '',
       );
-    throw new ProfileError(`${path}: cannot read the file (${(error as Error).message})`, '');
+    throw new ProfileError(`${pathShown(path)}: cannot read the file (${(error as Error).message})`, '');
   }
   try {
     return parseProfileText(text);
   } catch (error) {
     if (!(error instanceof ProfileError)) throw error;
-    throw new ProfileError(`${path}: ${error.message}`, error.field);
+    throw new ProfileError(`${pathShown(path)}: ${error.message}`, error.field);
   }
 }

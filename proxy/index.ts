@@ -4,7 +4,7 @@
  */
 
 export { type Rule, rules, type Severity } from '../judge/rules.js';
-export { violationLine, writeProxyReports } from './reports.js';
+export { upstreamFailure, violationLine, writeProxyReports } from './reports.js';
 export { type ProxyClosed, type ProxyOptions, type ProxyServer, startProxy } from './start-proxy.js';
 export type { ExchangeRecord, ProxyReport, Violation } from './types.js';
 export { ProxySetupError, ReportWriteError } from './writable-dir.js';

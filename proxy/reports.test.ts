@@ -47,6 +47,8 @@ function session(): ProxyReport {
     startedAt: '2026-01-01T00:00:00.000Z',
     durationMs: 1000,
     ok: false,
+    upstreamFailed: false,
+    maxUpstreamErrors: 0,
     counts: { exchanges: 5000, violations: violations.length, must: 25, should: 2, upstreamErrors: 0 },
     exchanges: Array.from({ length: 5000 }, (_, i) => exchange(i + 1)),
     violations,

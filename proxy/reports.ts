@@ -103,7 +103,7 @@ export function proxyMarkdown(report: ProxyReport): string {
     '# voice-kit proxy report',
     '',
     `- Upstream: ${report.upstream}`,
-    `- Verdict: ${report.ok ? '**PASS**: no must-rule was violated' : '**FAIL**: at least one must-rule was violated'}`,
+    `- Verdict: ${verdict(report)}`,
     `- Exchanges: ${c.exchanges}; violations: ${c.violations} (${c.must} must, ${c.should} should); upstream errors: ${c.upstreamErrors}`,
     `- Started ${report.startedAt}, ran ${(report.durationMs / 1000).toFixed(1)} s`,
     '',
@@ -154,4 +154,27 @@ export async function writeProxyReports(report: ProxyReport, dir: string): Promi
   ];
   for (const [name, text] of files) writeReportFile(join(dir, name), text);
   return files.map(([name]) => join(dir, name));
+}
+
+/** The session's verdict in words: which of the two ways to fail, or the pass. */
+function verdict(report: ProxyReport): string {
+  if (report.ok) return '**PASS**: no must-rule was violated';
+  const why: string[] = [];
+  if (report.counts.must > 0) why.push('at least one must-rule was violated');
+  if (report.upstreamFailed) why.push(upstreamFailure(report));
+  return `**FAIL**: ${why.join('; ')}`;
+}
+
+/**
+ * Why the upstream failed the session: `3 upstream errors (at most 0 allowed)`, or every exchange was
+ * one. The CLI's summary says the same.
+ *
+ * @example
+ * upstreamFailure(report); // 'every exchange (2) was an upstream error: is the upstream right and up?'
+ */
+export function upstreamFailure(report: ProxyReport): string {
+  const { upstreamErrors, exchanges } = report.counts;
+  return upstreamErrors === exchanges
+    ? `every exchange (${exchanges}) was an upstream error: is the upstream right and up?`
+    : `${upstreamErrors} upstream error${upstreamErrors === 1 ? '' : 's'}, past the ${report.maxUpstreamErrors} allowed (--max-upstream-errors)`;
 }

@@ -18,6 +18,8 @@ export interface SessionOptions {
   readonly upstream: URL;
   readonly observer: ObserverOptions;
   readonly maxExchanges: number;
+  /** Upstream errors a session may have and still pass (unless every exchange was one). */
+  readonly maxUpstreamErrors: number;
   readonly har: HarRecorder | undefined;
   readonly onViolation?: (violation: Violation, exchange: ExchangeRecord) => void;
   readonly onExchange?: (exchange: ExchangeRecord) => void;
@@ -84,11 +86,17 @@ export class ProxySession {
   /** The session so far. */
   report(): ProxyReport {
     const must = this.mustCount;
+    const errors = this.upstreamErrors;
+    // A proxy in front of a wrong upstream sees no answer to judge: that is no pass.
+    const upstreamFailed =
+      errors > 0 && (errors > this.options.maxUpstreamErrors || errors === this.exchangeCount);
     return {
       upstream: this.options.upstream.href,
       startedAt: this.startedAt.toISOString(),
       durationMs: Date.now() - this.startedAt.getTime(),
-      ok: must === 0,
+      ok: must === 0 && !upstreamFailed,
+      upstreamFailed,
+      maxUpstreamErrors: this.options.maxUpstreamErrors,
       counts: {
         exchanges: this.exchangeCount,
         violations: this.violationCount,

@@ -72,6 +72,11 @@ export interface ProxyOptions {
    * the client gets a 504 envelope; silent mid-answer, the client's answer is cut.
    */
   readonly upstreamTimeoutMs?: number;
+  /**
+   * Upstream errors (the upstream unreachable, silent past the timeout, or breaking an answer off) the
+   * session may have and still pass (default 0). A session whose every exchange was one never passes.
+   */
+  readonly maxUpstreamErrors?: number;
   /** Called as each violation is found. */
   readonly onViolation?: (violation: Violation, exchange: ExchangeRecord) => void;
   /** Called as each exchange ends. */
@@ -85,6 +90,12 @@ export interface ProxyServer {
   readonly upstream: string;
   /** The session so far. */
   report(): ProxyReport;
+  /**
+   * Opens one connection to the upstream (no request is sent) and resolves with why it could not be
+   * opened within `timeoutMs` (default 3,000), or undefined when it could: a warning at start, before
+   * every request is answered 502.
+   */
+  probeUpstream(timeoutMs?: number): Promise<string | undefined>;
   /** Stops listening, cuts open connections, and writes the reports when `reportDir` was given. */
   close(): Promise<ProxyClosed>;
 }
@@ -126,6 +137,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       ...(recorder ? { recorder } : {}),
     },
     maxExchanges: options.maxExchanges ?? 10_000,
+    maxUpstreamErrors: options.maxUpstreamErrors ?? 0,
     har,
     ...(options.onViolation ? { onViolation: options.onViolation } : {}),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
@@ -151,6 +163,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     port: address.port,
     upstream: upstream.url.href,
     report: () => session.report(),
+    probeUpstream: (timeoutMs = 3000) => upstream.probe(timeoutMs),
     close() {
       const profile = recorder && options.writeProfile ? { recorder, file: options.writeProfile } : undefined;
       closing ??= stop(server, upstream).then(() =>

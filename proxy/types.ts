@@ -56,8 +56,15 @@ export interface ProxyReport {
   readonly upstream: string;
   readonly startedAt: string;
   readonly durationMs: number;
-  /** true when no must-rule was violated. */
+  /** true when no must-rule was violated and the upstream did not fail (`upstreamFailed`). */
   readonly ok: boolean;
+  /**
+   * true when upstream errors (no answer, or one broken off) passed `maxUpstreamErrors`, or when every
+   * exchange of the session was one: a proxy in front of a wrong or dead upstream judged nothing.
+   */
+  readonly upstreamFailed: boolean;
+  /** The upstream errors the session was allowed (`maxUpstreamErrors` of `startProxy`, default 0). */
+  readonly maxUpstreamErrors: number;
   readonly counts: {
     readonly exchanges: number;
     readonly violations: number;

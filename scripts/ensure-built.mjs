@@ -81,28 +81,32 @@ async function withBuildLock(build) {
 export async function ensureBuilt() {
   if (!stale() && !dashboardStale()) return;
   await withBuildLock(async () => {
+    const firstBuild = builtAt() === 0;
     if (stale()) build();
-    if (dashboardStale()) await buildDashboard();
+    if (dashboardStale()) await buildDashboard(firstBuild);
   });
 }
 
 /** Whether a source is newer than the last build. */
 function stale() {
-  let built = 0;
-  try {
-    built = statSync(stamp).mtimeMs;
-  } catch {
-    // never built
-  }
   const changed = Math.max(
     ...sources.map((s) => newest(join(root, s))),
     statSync(join(root, 'tsconfig.build.json')).mtimeMs,
   );
-  return changed > built;
+  return changed > builtAt();
+}
+
+/** When dist/ was last built, 0 when never. */
+function builtAt() {
+  try {
+    return statSync(stamp).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 function build() {
-  process.stderr.write('voice-kit: building dist/ (sources changed since the last build)…\n');
+  process.stderr.write(`${buildLine('dist/', builtAt())}\n`);
   const tsc = spawnSync(
     process.execPath,
     [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
@@ -115,20 +119,38 @@ function build() {
   utimesSync(stamp, now, now);
 }
 
-/** Whether one of the dashboard's sources is newer than its bundle (dist/dashboard/). */
-function dashboardStale() {
-  let built = 0;
-  try {
-    built = statSync(join(root, 'dist', 'dashboard', 'dashboard.js')).mtimeMs;
-  } catch {
-    // never built
-  }
-  const source = join(root, 'mocks', 'dashboard');
-  return Math.max(...readdirSync(source).map((name) => statSync(join(source, name)).mtimeMs)) > built;
+/**
+ * The one line said before a build: a fresh clone (`builtMs` 0, never built) has no build its sources
+ * could be newer than, so that is its first build.
+ *
+ * @example
+ * buildLine('dist/', 0); // 'voice-kit: building dist/ (first build)…'
+ */
+export function buildLine(what, builtMs) {
+  return builtMs === 0
+    ? `voice-kit: building ${what} (first build)…`
+    : `voice-kit: building ${what} (sources changed since the last build)…`;
 }
 
-async function buildDashboard() {
-  process.stderr.write('voice-kit: building dist/dashboard/ (its sources changed since the last build)…\n');
+/** When the dashboard's bundle was last built, 0 when never. */
+function dashboardBuiltAt() {
+  try {
+    return statSync(join(root, 'dist', 'dashboard', 'dashboard.js')).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether one of the dashboard's sources is newer than its bundle (dist/dashboard/). */
+function dashboardStale() {
+  const source = join(root, 'mocks', 'dashboard');
+  const changed = Math.max(...readdirSync(source).map((name) => statSync(join(source, name)).mtimeMs));
+  return changed > dashboardBuiltAt();
+}
+
+/** Builds the dashboard's bundle; says so unless `announced` (the build of dist/ just said it). */
+async function buildDashboard(announced) {
+  if (!announced) process.stderr.write(`${buildLine('dist/dashboard/', dashboardBuiltAt())}\n`);
   const { buildDashboard: bundle } = await import('./build-dashboard.mjs');
   await bundle();
 }

@@ -20,3 +20,16 @@ const child = spawn(prism, ['mock', '--host', '127.0.0.1', '--port', port, ...re
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+// npm passes a SIGTERM it gets to the `sh -c` of the script only: the shell dies and this process would
+// run on, orphaned, with Prism serving. A change of parent is read as the SIGTERM it stands for (as
+// scripts/start.mjs does for `npm start`).
+if (process.env.npm_lifecycle_event !== undefined) {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    child.kill('SIGTERM');
+  }, 200);
+  watch.unref();
+}

@@ -17,6 +17,17 @@ if (process.env.npm_lifecycle_event !== undefined) {
   watch.unref();
 }
 
+// npm runs a script in the package's folder; a relative path the user typed (`--profile ../p.json`,
+// `--report-dir out`) means the folder they ran npm in, which npm hands over as INIT_CWD.
+const userFolder = process.env.INIT_CWD;
+if (userFolder && userFolder !== process.cwd()) {
+  try {
+    process.chdir(userFolder);
+  } catch {
+    // gone since: paths stay relative to the package's folder, which errors then name
+  }
+}
+
 await ensureBuilt();
 // The bin itself, in this process: it checks the Node version, then runs the command on process.argv.
 await import('../dist/cli/bin.js');

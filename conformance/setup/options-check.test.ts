@@ -22,6 +22,11 @@ describe('runConformance option checks: a mistake throws before anything starts'
       /^baseUrl "staging.example.com" is not an http\(s\) URL/,
     ],
     [{ baseUrl: url }, /^apiKey is required with baseUrl/],
+    [
+      { baseUrl: `${url}/v1`, apiKey: 'k' },
+      /^baseUrl ends in \/v1\b.*drop it: https:\/\/staging\.example\.com$/,
+    ],
+    [{ baseUrl: `${url}/v1/`, apiKey: 'k' }, /^baseUrl ends in \/v1\b/],
     [{ include: ['everything'] }, /^include "everything" is not a group/],
     [{ only: 'upload.*' }, /^only must be an array/],
     [{ only: ['upload.*', 'uplaod.*'] }, /^only "uplaod.\*" matches no case id \(nearest: upload\./],

@@ -5,6 +5,7 @@
 
 import { didYouMean } from '../../common/did-you-mean.js';
 import { dataHeaderProblem } from '../../common/header-names.js';
+import { versionPrefixProblem } from '../../common/version-prefix.js';
 import { type CaseInfo, type ExtraKeyName, includeNames } from '../types.js';
 import { nearestIds, unmatchedPatterns } from './only-patterns.js';
 import type { RunOptions } from './run-options.js';
@@ -45,12 +46,13 @@ const unknownOf = (given: object, known: readonly string[]) =>
   Object.keys(given).filter((k) => !known.includes(k));
 
 /**
- * A base URL must be an http(s) URL; an empty one is a mistake (an unset CI secret), not "no target".
+ * A URL the suite sends requests to must be an http(s) URL; an empty one is a mistake (an unset CI
+ * secret), not "no target".
  *
  * @example
- * baseUrlProblem('staging.example.com'); // 'is not an http(s) URL: ...'
+ * httpUrlProblem('staging.example.com'); // 'is not an http(s) URL: ...'
  */
-export function baseUrlProblem(url: string): string | undefined {
+export function httpUrlProblem(url: string): string | undefined {
   if (url.trim() === '') return 'is empty: omit it to test the embedded mock';
   try {
     const { protocol } = new URL(url);
@@ -59,6 +61,17 @@ export function baseUrlProblem(url: string): string | undefined {
     // reported below
   }
   return `${JSON.stringify(url)} is not an http(s) URL (like https://voice.staging.example.com)`;
+}
+
+/**
+ * A base URL is an http(s) URL that does not end in `/v1`: the cases' paths start with it, so such a
+ * base would send every case to `/v1/v1/...`.
+ *
+ * @example
+ * baseUrlProblem('http://127.0.0.1:4010/v1'); // 'ends in /v1, ... drop it: http://127.0.0.1:4010'
+ */
+export function baseUrlProblem(url: string): string | undefined {
+  return httpUrlProblem(url) ?? versionPrefixProblem(url);
 }
 
 /**
@@ -91,7 +104,7 @@ export function checkOptions(options: RunOptions, cases: readonly CaseInfo[]): v
       `must be a number of seconds above 0 (at most 86400), got ${String(timeout)}`,
     );
   if (options.referenceUrl !== undefined) {
-    const problem = baseUrlProblem(options.referenceUrl);
+    const problem = httpUrlProblem(options.referenceUrl);
     if (problem) throw new ConformanceSetupError('referenceUrl', problem);
   }
   for (const group of options.include ?? [])

@@ -7,6 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { AnalysisRefused } from '../../audio/index.js';
+import { pathShown } from '../../common/path-shown.js';
 import { errors, limits, type ReferenceVerdict, referenceVerdicts, upload } from '../../openapi/contract.js';
 import type { FixtureFile } from '../toolkit/run-state.js';
 import { ConformanceSetupError } from './setup-error.js';
@@ -56,7 +57,7 @@ async function readReference(path: string): Promise<Uint8Array> {
   } catch (e) {
     if (e instanceof ConformanceSetupError) throw e;
     const err = e as NodeJS.ErrnoException;
-    throw fail(`${path}: cannot read it (${err.code ?? err.message})`);
+    throw fail(`${pathShown(path)}: cannot read it (${err.code ?? err.message})`);
   }
 }
 

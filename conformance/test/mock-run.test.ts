@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../index.js';
+import { terminalSummary } from '../reporters/terminal.js';
 import { writeReports } from '../reporters/write-reports.js';
 import type { RunResult } from '../types.js';
 
@@ -18,6 +19,17 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('conformance suite against the embedded mock', () => {
+  it("ends as docs/conformance.md's example run says (all but the time)", async () => {
+    const page = await readFile(join(import.meta.dirname, '..', '..', 'docs', 'conformance.md'), 'utf8');
+    const untimed = (text: string) => text.replace(/ in [\d.]+ s$/m, ' in … s');
+    const example = page.split('\n').filter((l) => /^(Cases|Uploads): /.test(l));
+    const summary = terminalSummary(run)
+      .split('\n')
+      .filter((l) => /^(Cases|Uploads): /.test(l));
+    expect(example).toHaveLength(2);
+    expect(untimed(example.join('\n'))).toBe(untimed(summary.join('\n')));
+  });
+
   it('passes every must case', () => {
     const failing = run.results
       .filter((r) => r.outcome === 'fail' || r.outcome === 'error')

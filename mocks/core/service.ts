@@ -90,10 +90,13 @@ export interface MockServiceOptions {
 /** A stateful mock of the whole service behind one Fetch handler. */
 export interface MockService {
   /**
-   * Answers one request, as the service would. Any Fetch `Request` will do; so will anything with its
-   * `method`, `url`, `headers.get`, `body` and `signal` (`CoreRequest`), which adapters use to save work.
+   * Answers one request, as the service would: a `fetch`, so it can be handed to any client that takes
+   * one (`createClient({ fetch: service.fetch })`). It takes what `fetch` takes: an absolute URL (a
+   * string or a `URL`) with its `init`, or a Fetch `Request` (with an `init` that changes it); and also
+   * anything with a Request's `method`, `url`, `headers.get`, `body` and `signal` (`CoreRequest`, no
+   * `init`), which adapters use to save work.
    */
-  fetch(request: CoreRequest): Promise<Response>;
+  fetch(input: string | URL | Request | CoreRequest, init?: RequestInit): Promise<Response>;
   /**
    * The same answer before it becomes a Fetch Response: bytes in memory come back as a `BytesAnswer`,
    * which an adapter can write at once (the Node server does); audio as a `StreamAnswer`; faults as a
@@ -439,7 +442,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     ...controls,
     // Closures, not methods: `fetch: service.fetch` (handed to a client or the conformance runner)
     // must work unbound.
-    fetch: async (request) => asResponse(await answer(request)),
+    fetch: async (input, init) => asResponse(await answer(requestOf(input, init))),
     answer,
     ready: readyPromise,
     warm: async () => {
@@ -530,4 +533,16 @@ function answerer(
     }
     return logged(request, target, started, handled);
   };
+}
+
+/**
+ * The request `service.fetch` was given, as `fetch` reads its arguments: a URL (anything without a
+ * `method`: a string, a `URL` of any realm) and an `init` make a Request, as does a Request with an
+ * `init`; a request with no `init` is answered as is.
+ */
+function requestOf(input: string | URL | Request | CoreRequest, init: RequestInit | undefined): CoreRequest {
+  if (typeof input === 'string' || !('method' in input)) return new Request(String(input), init);
+  if (init === undefined) return input;
+  if (input instanceof Request) return new Request(input, init);
+  throw new TypeError('service.fetch: an init goes with a URL or a Fetch Request, not with a CoreRequest');
 }

@@ -30,11 +30,20 @@ export interface RowContext {
   opened: Map<number, ExchangeDetail | Error | null>;
 }
 
-/** A path that wraps only after a `/`, `?` or `&`: each segment unbroken (not at its hyphens either). */
+/** Longer segments of a path (ids, cursors, query values) may break inside, so a row never scrolls sideways. */
+const unbrokenSegmentChars = 16;
+
+/**
+ * A path that wraps only after a `/`, `?` or `&`: each segment unbroken (not at its hyphens either),
+ * but one longer than `unbrokenSegmentChars`, which breaks where the column ends.
+ */
 function pathText(method: string, target: string): Child[] {
   const parts: Child[] = [`${method} `];
   for (const piece of target.split(/(?<=[/?&])/))
-    parts.push(h('span', { class: 'segment' }, piece), h('wbr'));
+    parts.push(
+      h('span', { class: piece.length > unbrokenSegmentChars ? 'segment long' : 'segment' }, piece),
+      h('wbr'),
+    );
   return parts;
 }
 

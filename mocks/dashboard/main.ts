@@ -19,6 +19,8 @@ import { createStatePanels } from './state-panels.js';
 import { statePoll } from './state-poll.js';
 
 const pollMs = 1000;
+/** How long the page waits for the first poll before it shows itself anyway (a slow or refusing mock). */
+const firstPaintWaitMs = 1500;
 
 const client = new ControlClient(sessionStorage);
 
@@ -42,15 +44,6 @@ const feedback = createFeedback(page, poll);
 const actions = createActionsBar(client, feedback);
 const state = createStatePanels(client, feedback, page.clock);
 const requestLog = createRequestLog(client, feedback);
-
-document.body.append(
-  h('header', {}, h('h1', {}, 'voice-kit mock'), page.clock, page.live, actions.toolbar),
-  page.tokenForm,
-  page.result,
-  h('main', {}, state.element, requestLog.element),
-  actions.restoreInput,
-  page.dialog,
-);
 
 const { live, tokenForm } = page;
 let polling: Promise<void> | undefined;
@@ -80,7 +73,17 @@ function poll(): Promise<void> {
 }
 
 void actions.offerPopulate();
-void poll();
+// The page is put in only once the first poll has answered (or after firstPaintWaitMs), so its first
+// paint shows the mock's state, not an empty frame that says "connecting…".
+await Promise.race([poll(), new Promise((resolve) => setTimeout(resolve, firstPaintWaitMs))]);
+document.body.append(
+  h('header', {}, h('h1', {}, 'voice-kit mock'), page.clock, page.live, actions.toolbar),
+  page.tokenForm,
+  page.result,
+  h('main', {}, state.element, requestLog.element),
+  actions.restoreInput,
+  page.dialog,
+);
 setInterval(() => {
   if (!document.hidden) void poll();
 }, pollMs);

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { jsonTextTooDeep } from '../../common/json-depth.js';
+import { pathShown } from '../../common/path-shown.js';
 import { FileTooLargeError, readTextCapped } from '../../common/read-capped.js';
 import { ProfileError, parseProfile } from '../../profile/parse.js';
 import { profileFileMaxBytes, readProfileFile } from '../../profile/profile-file.js';
@@ -64,9 +65,9 @@ export async function readMockFile(path: string): Promise<MockFile> {
   } catch (error) {
     if (error instanceof FileTooLargeError)
       throw new ConfigError([
-        `${path}: more than ${configFileLimits.bytes} bytes; a config file holds at most that`,
+        `${pathShown(path)}: more than ${configFileLimits.bytes} bytes; a config file holds at most that`,
       ]);
-    throw new ConfigError([`${path}: cannot read the file (${(error as Error).message})`]);
+    throw new ConfigError([`${pathShown(path)}: cannot read the file (${(error as Error).message})`]);
   }
   if (jsonTextTooDeep(text, configFileLimits.depth))
     throw new ConfigError([`${path}: nested deeper than ${configFileLimits.depth} levels`]);

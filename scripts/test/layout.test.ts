@@ -66,6 +66,8 @@ const mayImport: Record<string, readonly string[]> = {
     'fixtures/',
     'common/did-you-mean.ts',
     'common/header-names.ts',
+    'common/version-prefix.ts',
+    'common/path-shown.ts',
   ],
   'conformance/run/': [
     'conformance/types.ts',

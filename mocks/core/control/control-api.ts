@@ -4,7 +4,7 @@ import type { CoreRequest, ServiceDeps } from '../context.js';
 import { analysisView } from '../operations/voice-save.js';
 import { clockMoveProblem } from '../platform/clock.js';
 import { verifyVoiceUrl, voiceAudioPath } from '../reference/signed-url.js';
-import { jsonBodyCap, readJsonBody } from '../request/request-body.js';
+import { jsonBodyCap, readJsonBody, readOptionalJsonBody } from '../request/request-body.js';
 import { controlPrefix } from '../request/target.js';
 import type { MockSnapshot } from '../state/mock-state.js';
 import { rateResetChange } from '../state/persisted-rows.js';
@@ -168,8 +168,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
     // A fresh upload window without moving the clock: suites that run one after another against one
     // mock (the conformance suite does ~18 uploads a run; the quota is 30 an hour) start from zero.
     POST: async (request, deps) => {
-      const empty = request.body === null || request.headers.get('content-length') === '0';
-      const body = empty ? {} : await readJsonBody(request, bodyCap(deps));
+      const body = await readOptionalJsonBody(request, bodyCap(deps));
       if (isFailure(body)) return render(body);
       const key = (body as { key?: unknown } | null)?.key;
       if (key === undefined) {
@@ -187,8 +186,7 @@ const routes: Record<string, Partial<Record<string, Handler>>> = {
   },
   populate: {
     POST: async (request, deps, controls) => {
-      const empty = request.body === null || request.headers.get('content-length') === '0';
-      const body = empty ? {} : await readJsonBody(request, bodyCap(deps));
+      const body = await readOptionalJsonBody(request, bodyCap(deps));
       if (isFailure(body)) return render(body);
       const problem = populateProblem(body, deps);
       if (typeof problem === 'string') return render(fail('invalidRequest', problem));

@@ -126,6 +126,42 @@ export async function readJsonBody(request: CoreRequest, cap: number): Promise<u
 }
 
 /**
+ * A JSON body a control endpoint may do without (POST /__mock/rate-limit/reset, /__mock/populate): a
+ * request that sends no bytes (`curl -X POST`, no Content-Type, no Content-Length; or `-d ''`) reads as
+ * `{}`; one that sends any is read as `readJsonBody` reads it (a Content-Type other than JSON refused).
+ *
+ * @example
+ * const body = await readOptionalJsonBody(request, jsonBodyCap(deps.config.maxTextLength)); // {} for none
+ */
+export async function readOptionalJsonBody(request: CoreRequest, cap: number): Promise<unknown> {
+  if (request.bodyBytes) return request.bodyBytes.byteLength === 0 ? {} : readJsonBody(request, cap);
+  if (!request.body) return {};
+  const reader = request.body.getReader();
+  let read: Awaited<ReturnType<typeof readAtMost>>;
+  try {
+    read = await readAtMost(reader, cap);
+  } catch (error) {
+    reader.releaseLock();
+    if (error instanceof BodyStalled) return fail('bodyStalled', error.message);
+    return fail('invalidRequest', `request body could not be read: ${(error as Error).message}`);
+  }
+  reader.releaseLock();
+  if (!read) {
+    await drain(request.body);
+    return fail('invalidRequest', `request body is larger than ${cap} bytes`);
+  }
+  if (read.size === 0) return {};
+  const bodyBytes = new Uint8Array(read.size);
+  let at = 0;
+  for (const part of read.parts) {
+    bodyBytes.set(part, at);
+    at += part.byteLength;
+  }
+  const { method, url, headers, signal } = request;
+  return readJsonBody({ method, url, headers, signal, body: null, bodyBytes }, cap);
+}
+
+/**
  * Reads a body to its end unless it passes `cap` bytes: then it stops reading and answers undefined,
  * leaving the rest to the caller (drain a request so the client reads the answer; cancel a fetch).
  *
