@@ -12,6 +12,7 @@ const root = join(import.meta.dirname, '..', '..');
 const files = sourceFiles(root, [
   'openapi',
   'judge',
+  'oracle',
   'profile',
   'common',
   'audio',
@@ -30,6 +31,8 @@ const mayImport: Record<string, readonly string[]> = {
   'openapi/': [],
   // The one judge of exchanges, requests and sessions: the suite, the proxy and the mock share it.
   'judge/': ['openapi/', 'audio/containers/', 'common/'],
+  // The mock as the differential oracle of a deployment's traffic: the explorer, the suite and the proxy use it.
+  'oracle/': ['judge/', 'profile/', 'openapi/', 'mocks/core/', 'mocks/config/'],
   // A deployment's choices where the spec is silent: written by the suite and the proxy, read by the mock.
   'profile/': ['openapi/', 'judge/', 'common/'],
   // Small helpers any room may use; they use nothing of the repository.
@@ -76,13 +79,14 @@ const mayImport: Record<string, readonly string[]> = {
     'common/xml-escape.ts',
     'openapi/',
     'judge/',
+    'oracle/',
   ],
   'conformance/index.ts': ['conformance/', 'openapi/'],
   'fixtures/': ['audio/', 'openapi/'],
   // voice-kit/node re-exports the mock's Node server and the proxy, living inside neither.
   'entries/': ['mocks/node/', 'proxy/', 'profile/'],
   'cli/': ['conformance/', 'mocks/', 'proxy/', 'common/', 'profile/'],
-  'proxy/': ['openapi/', 'common/', 'audio/containers/', 'judge/', 'profile/'],
+  'proxy/': ['openapi/', 'common/', 'audio/containers/', 'judge/', 'profile/', 'oracle/'],
   'scripts/': [
     'openapi/',
     'judge/',
@@ -101,6 +105,7 @@ const mayImport: Record<string, readonly string[]> = {
 const platformFree = [
   'openapi/',
   'judge/',
+  'oracle/',
   'profile/points.ts',
   'profile/types.ts',
   'profile/parse.ts',
