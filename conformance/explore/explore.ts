@@ -6,6 +6,7 @@
  * the tiers, the budget or --max-time are done; then deletes what it created.
  */
 import fc from 'fast-check';
+import type { Oracle } from '../../oracle/index.js';
 import { Budget, type Spent } from './budget.js';
 import { deleteCreated, sweepRun } from './cleanup.js';
 import { commandsOf, type Tier, tiers } from './commands/index.js';
@@ -13,7 +14,8 @@ import { Violation } from './commands/step-command.js';
 import { calibrationText } from './commands/synthesize.js';
 import { type Model, newModel } from './model.js';
 import type { ExploreOptions, ExploreResult, Found } from './options.js';
-import { Sequence } from './sequence.js';
+import { exploreOracle } from './oracle-link.js';
+import { keyScopes, Sequence } from './sequence.js';
 import { limitsOf, prepare } from './setup.js';
 import type { Step } from './step.js';
 import type { Wire } from './wire.js';
@@ -30,7 +32,6 @@ const shareOf: Readonly<Record<Tier, Spent>> = {
 /** Step labels kept for the trace. */
 const traceCap = 2_000;
 
-const firstPage: Step = { label: 'list the first page (main)', op: 'listVoices', key: 'main' };
 /** The longest text first: the judge then knows every later (shorter) text fits an unstated limit. */
 const calibration: Step = {
   label: 'synthesize the longest text with the default voice',
@@ -109,6 +110,7 @@ class Exploration {
     readonly wire: Wire,
     readonly budget: Budget,
     readonly progress: (line: string) => void,
+    readonly oracle: Oracle,
   ) {}
 
   /** One sequence: run the commands, note what it did, keep it when it is the shortest violation yet. */
@@ -117,16 +119,18 @@ class Exploration {
     if (this.budget.outOfTime() || this.budget.exhausted() || this.wire.signal?.aborted) return;
     const n = ++this.sequences;
     if (this.found) this.shrinks++;
+    await this.oracle.reset();
     const seq = new Sequence(
       { ...this.wire, prefix: `${this.wire.prefix}${n.toString(36)}_` },
       this.budget,
       this.accepted,
       this.tried,
+      this.oracle,
     );
     try {
-      // A first page before and a walk after: free, and what the session rules need to compare
-      // (the free-use count, every saved voice listed, every deleted one gone).
-      await seq.run(firstPage);
+      // A walk before and after: free, and what the oracle and the session rules compare from (the
+      // voices there are, the free-use count, every saved voice listed, every deleted one gone).
+      await walk(seq);
       if (this.budget.tierShare.chars > 0) await seq.run(calibration);
       const model = newModel();
       await fc.asyncModelRun(() => ({ model, real: seq }), cmds);
@@ -182,8 +186,10 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
   limitsOf(options, options.baseUrl === undefined); // the options' errors before anything starts
   const prepared = await prepare(options);
   const limits = limitsOf(options, prepared.embedded);
+  // Made before the clock of --max-time starts: the model's first voice takes a moment.
+  const oracle = await exploreOracle(prepared.wire, keyScopes(prepared.wire));
   const budget = new Budget(limits);
-  const run = new Exploration(prepared.wire, budget, progress);
+  const run = new Exploration(prepared.wire, budget, progress, oracle);
   progress(
     `exploring ${prepared.wire.baseUrl} with seed ${seed}; budget: ${limits.chars} characters, ${limits.uploads} uploads, ${limits.creations} creations, ${limits.maxTimeMs / 1000} s`,
   );
@@ -219,6 +225,7 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
       failures: [e.message],
     }));
     await prepared.close();
+    await oracle.close();
   }
   return {
     ok: run.found === undefined,
@@ -239,6 +246,7 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
     operations: run.operations,
     found: run.found,
     cleanup,
+    coverage: oracle.coverage.lines(),
     durationMs: Math.round(performance.now() - t0),
     keyNames: Object.keys(prepared.wire.keys).filter(
       (k) => prepared.wire.keys[k as keyof typeof prepared.wire.keys],

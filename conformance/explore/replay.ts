@@ -8,8 +8,9 @@ import { ConformanceSetupError } from '../setup/setup-error.js';
 import { Budget, type Spent } from './budget.js';
 import { deleteCreated, sweepRun } from './cleanup.js';
 import type { ExploreOptions } from './options.js';
+import { exploreOracle } from './oracle-link.js';
 import { type Reproduction, reproFormat } from './reproduction.js';
-import { Sequence, type StepRecord } from './sequence.js';
+import { keyScopes, Sequence, type StepRecord } from './sequence.js';
 import { limitsOf, prepare } from './setup.js';
 
 export interface ReplayResult {
@@ -52,7 +53,14 @@ export async function replayReproduction(file: string, options: ExploreOptions =
     prepared.embedded,
   );
   const budget = new Budget(limits);
-  const seq = new Sequence(prepared.wire, budget, { textLength: repro.acceptedTextLength ?? 0 });
+  const oracle = await exploreOracle(prepared.wire, keyScopes(prepared.wire));
+  const seq = new Sequence(
+    prepared.wire,
+    budget,
+    { textLength: repro.acceptedTextLength ?? 0 },
+    new Set(),
+    oracle,
+  );
   try {
     for (const step of repro.steps) {
       const record = await seq.run(step);
@@ -62,6 +70,7 @@ export async function replayReproduction(file: string, options: ExploreOptions =
     await deleteCreated(seq.wire, seq.created);
     await sweepRun(prepared.wire, prepared.wire.prefix).catch(() => undefined);
     await prepared.close();
+    await oracle.close();
   }
   const verdicts = seq.violations;
   const before = new Set(repro.verdicts.map((v) => v.rule));
