@@ -41,8 +41,11 @@ export function listStates(n: number, size: number): CoverageState[] {
 
 /** The state a creation leaves: free uses left, or a paid one. */
 export function creationState(leftBefore: number): CoverageState {
-  if (leftBefore <= 0) return 'creation past 0 free uses (paid)';
-  const left = leftBefore - 1;
+  return leftBefore <= 0 ? 'creation past 0 free uses (paid)' : freeUsesState(leftBefore - 1);
+}
+
+/** The state a list showing `left` free uses is in (3 stands for 3 or more). */
+export function freeUsesState(left: number): CoverageState {
   return left >= 3
     ? 'free uses left: 3'
     : left === 2

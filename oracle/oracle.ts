@@ -6,7 +6,7 @@
 import type { Verdict } from '../judge/index.js';
 import type { KeyConfig } from '../mocks/config/types.js';
 import { apiKeyHeader, normalizeVoiceId } from '../openapi/contract.js';
-import { Coverage, creationState, listStates } from './coverage.js';
+import { Coverage, creationState, freeUsesState, listStates } from './coverage.js';
 import { envelopeOf, type OracleExchange, type OracleOperation, operationOf } from './exchange.js';
 import { pageSizeOf, Walks } from './lists.js';
 import { type ModelAnswer, type OracleKey, ShadowModel } from './model.js';
@@ -34,6 +34,10 @@ export interface Oracle {
    * adopts what the deployment shows again. Cheaper than a new oracle (one per explored sequence).
    */
   reset(): Promise<void>;
+  /** Voices live in the model for this key's scope (what the deployment showed and was since told), or undefined for a key it was not given. */
+  voices(apiKey: string): number | undefined;
+  /** Free uses the model holds for this key's account, once a list showed them; else undefined. */
+  freeUses(apiKey: string): number | undefined;
   close(): Promise<void>;
 }
 
@@ -88,6 +92,16 @@ class DifferentialOracle implements Oracle {
     this.heard = new Map();
     this.deleteSinceList = new Set();
     this.refusedSaveSinceList = new Set();
+  }
+
+  voices(apiKey: string): number | undefined {
+    const key = this.model.keyOf(apiKey);
+    return key && this.model.live(this.model.spaceOf(key)).length;
+  }
+
+  freeUses(apiKey: string): number | undefined {
+    const key = this.model.keyOf(apiKey);
+    return key && this.knownAccounts.has(key.account) ? this.model.remaining(key.account) : undefined;
   }
 
   async observe(ex: OracleExchange): Promise<Verdict[]> {
@@ -343,6 +357,7 @@ class DifferentialOracle implements Oracle {
       );
     this.knownAccounts.add(key.account);
     await this.model.setRemaining(key.account, shownLeft);
+    this.coverage.note(freeUsesState(shownLeft));
   }
 
   private compareAudio(f: Facts, m: ModelAnswer, verdict: (r: OracleRule, seen: string) => void): void {

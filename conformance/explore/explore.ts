@@ -20,8 +20,8 @@ import { limitsOf, prepare } from './setup.js';
 import type { Step } from './step.js';
 import type { Wire } from './wire.js';
 
-/** Sequences per tier at most (the budget and --max-time usually end the paid tier first). */
-const runsOf: Readonly<Record<Tier, number>> = { free: 3, uploads: 12, paid: 5_000 };
+/** Sequences per tier (the paid tier's per round: it runs rounds until the budget or --max-time ends it). */
+const runsOf: Readonly<Record<Tier, number>> = { free: 3, uploads: 12, paid: 1_000 };
 const maxCommands: Readonly<Record<Tier, number>> = { free: 8, uploads: 10, paid: 18 };
 /** The share of each budget a tier may spend: lists and deletes are free, uploads keep most for saves. */
 const shareOf: Readonly<Record<Tier, Spent>> = {
@@ -45,9 +45,9 @@ const calibration: Step = {
  * (deletes are free; the cleanup would delete it anyway), a synthesis with the deleted voice (a few
  * characters), then the pages that cursor opens.
  */
-async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<void> {
+async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<boolean> {
   const voice = model.voices.filter((v) => v.live).at(-1);
-  if (!voice || seq.violations.length > 0) return;
+  if (!voice || seq.violations.length > 0) return false;
   let record = await seq.run({
     label: 'open a cursor: first page of 1 (main)',
     op: 'listVoices',
@@ -78,6 +78,7 @@ async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<void> {
     });
     from = seq.records.length - 1;
   }
+  return true;
 }
 
 /** Walk the main key's list from the first page (default size), at most 10 pages. */
@@ -116,7 +117,7 @@ class Exploration {
   /** One sequence: run the commands, note what it did, keep it when it is the shortest violation yet. */
   async sequence(cmds: Iterable<fc.AsyncCommand<ReturnType<typeof newModel>, Sequence>>): Promise<void> {
     // Nothing left to spend or no time: the remaining runs (and shrink attempts) pass at once.
-    if (this.budget.outOfTime() || this.budget.exhausted() || this.wire.signal?.aborted) return;
+    if (this.budget.outOfTime() || this.spentOut() || this.wire.signal?.aborted) return;
     const n = ++this.sequences;
     if (this.found) this.shrinks++;
     await this.oracle.reset();
@@ -134,14 +135,31 @@ class Exploration {
       if (this.budget.tierShare.chars > 0) await seq.run(calibration);
       const model = newModel();
       await fc.asyncModelRun(() => ({ model, real: seq }), cmds);
-      await walk(seq);
-      await cursorAcrossDelete(seq, model);
-      await walk(seq);
+      // Lists observe what changed: none after a sequence that wrote nothing.
+      if (model.writes > 0) {
+        await walk(seq);
+        if (await cursorAcrossDelete(seq, model)) await walk(seq);
+      }
       if (seq.violations.length > 0) throw new Violation(seq.violations.map((v) => v.rule).join(', '));
     } finally {
       this.note(seq);
       await deleteCreated(seq.wire, seq.created);
     }
+  }
+
+  /**
+   * Nothing billable fits any more (the paid tier then stops: its sequences would only list). The
+   * tiers before it spend nothing billable by design and always run.
+   */
+  spentOut(): boolean {
+    const { spent, limits, tierShare } = this.budget;
+    if (this.budget.exhausted()) return true;
+    if (tierShare.creations < 1) return false;
+    return (
+      spent.creations >= limits.creations &&
+      spent.uploads >= limits.uploads &&
+      limits.chars - spent.chars < 16
+    );
   }
 
   private note(seq: Sequence): void {
@@ -173,6 +191,41 @@ class Exploration {
 }
 
 /**
+ * One tier's sequences; true when a violation ends the exploration. The paid tier goes on, round after
+ * round of fresh seeds, while budget and time remain: no count of sequences cuts it short.
+ */
+async function exploreTier(run: Exploration, tier: Tier, seed: number): Promise<boolean> {
+  const property = fc.asyncProperty(
+    fc.commands(commandsOf(tier), { maxCommands: maxCommands[tier], size: 'max' }),
+    (cmds) => run.sequence(cmds),
+  );
+  let sequences = 0;
+  for (let round = 0; ; round++) {
+    const outcome = await fc.check(property, {
+      seed: seed + round * 7_919,
+      numRuns: runsOf[tier],
+      interruptAfterTimeLimit: Math.max(1, run.budget.timeLeftMs()),
+    });
+    sequences += outcome.numRuns;
+    if (run.found) {
+      run.found = { ...run.found, shrinkCut: outcome.interrupted || run.budget.outOfTime() };
+      return true;
+    }
+    // A sequence that threw without a verdict is the explorer's failure, not the deployment's: said.
+    // fast-check calls a run interrupted before its first sequence failed (with no error): time ran out.
+    const timedOut = outcome.interrupted && outcome.numRuns === 0;
+    if (outcome.failed && !timedOut)
+      throw outcome.errorInstance instanceof Error
+        ? outcome.errorInstance
+        : new Error(String(outcome.errorInstance));
+    const more = tier === 'paid' && !run.budget.outOfTime() && !run.spentOut() && !run.wire.signal?.aborted;
+    if (!more || outcome.numRuns === 0) break;
+  }
+  run.progress(`${tier}: ${sequences} sequences, no violation`);
+  return false;
+}
+
+/**
  * Explore a deployment (or the kit's mock) within a budget.
  *
  * @example
@@ -198,25 +251,7 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
     for (const [i, tier] of tiers.entries()) {
       if (budget.outOfTime() || options.signal?.aborted) break;
       budget.tierShare = shareOf[tier];
-      const property = fc.asyncProperty(
-        fc.commands(commandsOf(tier), { maxCommands: maxCommands[tier], size: 'max' }),
-        (cmds) => run.sequence(cmds),
-      );
-      const outcome = await fc.check(property, {
-        seed: seed + i,
-        numRuns: runsOf[tier],
-        interruptAfterTimeLimit: Math.max(1, budget.timeLeftMs()),
-      });
-      if (run.found) {
-        run.found = { ...run.found, shrinkCut: outcome.interrupted || budget.outOfTime() };
-        break;
-      }
-      // A sequence that threw without a verdict is the explorer's failure, not the deployment's: said.
-      if (outcome.failed)
-        throw outcome.errorInstance instanceof Error
-          ? outcome.errorInstance
-          : new Error(String(outcome.errorInstance));
-      progress(`${tier}: ${outcome.numRuns} sequences, no violation`);
+      if (await exploreTier(run, tier, seed + i)) break;
     }
   } finally {
     cleanup = await sweepRun(prepared.wire, prepared.wire.prefix).catch((e: Error) => ({
