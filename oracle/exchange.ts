@@ -9,8 +9,16 @@ export interface OracleRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The JSON body as sent (save, synthesis). */
   readonly json?: unknown;
-  /** The upload form as sent; `bytes` is the file (the model analyses it when a save names it). */
-  readonly form?: { readonly scene: string; readonly fileName: string; readonly bytes: Uint8Array };
+  /**
+   * The upload form as sent; `bytes` is the file (the model analyses it when a save names it). Without
+   * them (a proxy passes bytes on, keeping none) the model uploads a stand-in recording under the same
+   * name: how a deployment reads a recording is open anyway, so a save from it is compared on the rest.
+   */
+  readonly form?: {
+    readonly scene: string;
+    readonly fileName: string;
+    readonly bytes?: Uint8Array | undefined;
+  };
 }
 
 export interface OracleAudio {

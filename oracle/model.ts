@@ -9,14 +9,14 @@
 import type { KeyScope } from '../judge/index.js';
 import type { KeyConfig } from '../mocks/config/types.js';
 import { manualClock } from '../mocks/core/platform/clock.js';
-import { memoryStorage } from '../mocks/core/platform/storage.js';
+import { memoryStorage, type Storage } from '../mocks/core/platform/storage.js';
 import { createMockService, type MockService } from '../mocks/core/service.js';
 import type { MockSnapshot } from '../mocks/core/state/mock-state.js';
 import type { VoiceRecord } from '../mocks/core/state/voices.js';
 import { apiKeyHeader, pcmHeaders } from '../openapi/contract.js';
 import type { OracleAnswer, OracleAudio, OracleRequest } from './exchange.js';
 
-/** Where a key of the deployment belongs, and whether it may clone (§5.3). */
+/** Where a key of the deployment belongs, and whether it may clone (§5.3; unknown when left out). */
 export interface OracleKey extends KeyScope {
   readonly voiceCloning?: boolean;
 }
@@ -63,8 +63,15 @@ export class ShadowModel {
     readonly service: MockService,
     private readonly keys: ReadonlyMap<string, KeyConfig>,
     private readonly template: VoiceRecord,
+    private readonly storage: Storage,
+    private readonly knownCloning: ReadonlySet<string>,
   ) {
     this.initial = service.snapshot();
+  }
+
+  /** The template voice's recording: what an upload whose bytes the oracle was not given stands for. */
+  private async standIn(): Promise<Uint8Array> {
+    return (await this.storage.read(this.template.audioId)) ?? new Uint8Array(0);
   }
 
   /** Back to the state it was made in (the template voice alone), its clock at its start. */
@@ -100,11 +107,12 @@ export class ShadowModel {
       account: templateKey,
       capabilities: { tts: true, upload: true, voiceCloning: true },
     };
+    const storage = memoryStorage();
     const service = createMockService({
       config: { keys: [...keys, template], freeCloneUses: plentyOfFreeUses },
       seed: options.seed,
       clock: manualClock(Math.floor(options.startMs / 1000) * 1000),
-      storage: memoryStorage(),
+      storage,
       // The model never reaches the network: a ref_audio URL is the deployment's business.
       fetch: (() => Promise.reject(new Error('the oracle fetches no URL'))) as typeof fetch,
       ...(options.profile !== undefined ? { profile: options.profile } : {}),
@@ -113,7 +121,17 @@ export class ShadowModel {
     await service.populate({ voices: 1, key: templateKey, seed: options.seed });
     const record = service.state.voices.all().find((v) => v.account === templateKey);
     if (!record) throw new Error('the oracle could not make its template voice');
-    return new ShadowModel(service, new Map(keys.map((k) => [k.key, k])), record);
+    const knownCloning = new Set(
+      Object.entries(options.keys)
+        .filter(([, k]) => k.voiceCloning !== undefined)
+        .map(([key]) => key),
+    );
+    return new ShadowModel(service, new Map(keys.map((k) => [k.key, k])), record, storage, knownCloning);
+  }
+
+  /** Whether the oracle was told if the key may clone (else a refusal for that reason is the deployment's). */
+  cloningKnown(apiKey: string | undefined): boolean {
+    return apiKey !== undefined && this.knownCloning.has(apiKey);
   }
 
   /** The key's configuration, or undefined for a key the oracle was not given. */
@@ -171,7 +189,8 @@ export class ShadowModel {
     if (request.form) {
       const form = new FormData();
       form.set('scene', request.form.scene);
-      form.set('file', new Blob([request.form.bytes as Uint8Array<ArrayBuffer>]), request.form.fileName);
+      const bytes = request.form.bytes ?? (await this.standIn());
+      form.set('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), request.form.fileName);
       body = form;
     } else if (request.json !== undefined) {
       headers.set('content-type', request.headers['content-type'] ?? 'application/json');

@@ -159,6 +159,7 @@ class DifferentialOracle implements Oracle {
       body,
       knownKey: key !== undefined,
       keyPresent: apiKey !== undefined && apiKey !== '',
+      cloningKnown: this.model.cloningKnown(apiKey),
       voiceLive: space !== undefined && voice !== undefined && this.model.find(space, voice) !== undefined,
       voiceDeleted:
         space !== undefined &&

@@ -13,6 +13,8 @@ export interface Weighed {
   /** The key is one the oracle was given (else its acceptance is the deployment's business). */
   readonly knownKey: boolean;
   readonly keyPresent: boolean;
+  /** The oracle was told whether the key may clone (§5.3). */
+  readonly cloningKnown: boolean;
   /** saveVoice, deleteVoice, synthesis: the voice named is live in the model's scope of the key. */
   readonly voiceLive: boolean;
   /** ... or was deleted there. */
@@ -94,6 +96,7 @@ export function refusedExplained(w: Weighed, status: number, code: number | unde
     return w.voiceLive ? undefined : 'deleting a missing voice "may" succeed (§4.4)';
   if (w.op === 'uploadFile') return undefined;
   if (w.op === 'saveVoice') {
+    if (status === 403 && !w.cloningKnown) return 'whether the key may clone was not given to the oracle';
     if (code !== undefined && contentCodes.has(code))
       return 'how a recording is read is open (reference-decoding)';
     if (code === 10018) return 'which ids are reserved is open';
