@@ -22,6 +22,8 @@ export const coverageStates = [
   'a delete between lists',
   'a cursor page after a write',
   'a refused save seen by a list',
+  'a save of an id that exists',
+  'a save by a key without Voice Cloning',
 ] as const;
 
 export type CoverageState = (typeof coverageStates)[number];

@@ -215,6 +215,9 @@ class DifferentialOracle implements Oracle {
       return;
     }
     if (!f.key || !f.space) return;
+    if (f.op === 'saveVoice' && f.weighed.voiceLive) this.coverage.note('a save of an id that exists');
+    if (f.op === 'saveVoice' && !f.key.capabilities.voiceCloning)
+      this.coverage.note('a save by a key without Voice Cloning');
     if (dep.status >= 500) {
       // What a 5xx did is unknown: back to before, and the next walk shows the deployment's state.
       if (ok(m.status)) await this.model.restore(before);

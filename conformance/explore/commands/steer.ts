@@ -2,12 +2,14 @@
  * Steering towards the states not reached yet (oracle/coverage.ts): a first page of the size that makes
  * the voices the main key has now an unreached relation to the page size (exactly one page, one less,
  * one more, a multiple) or that shows a count of free uses not seen yet, then the walk it opens to its
- * end. Lists only when one would observe a state not seen yet, so the budget of requests goes to writes.
+ * end; or, while none was tried, a save the contract refuses (an id that exists, a key without Voice
+ * Cloning). Lists only when one would observe a state not seen yet, so the budget of requests goes to writes.
  */
 import fc from 'fast-check';
 import { type CoverageState, freeUsesState } from '../../../oracle/index.js';
 import type { Model } from '../model.js';
 import type { Sequence } from '../sequence.js';
+import { Save } from './save.js';
 import { StepCommand } from './step-command.js';
 
 /** The page size that puts `n` voices in `state`, if one of 1..20 does. */
@@ -45,6 +47,16 @@ export function pageSizeFor(state: CoverageState, n: number): number | undefined
   }
 }
 
+/** A save that reaches an unreached save state, when the sequence can send one. */
+function saveFor(missing: readonly CoverageState[], m: Model, real: Sequence): Save | undefined {
+  const duplicate = new Save(0, 'duplicate', 'uploader');
+  if (missing.includes('a save of an id that exists') && duplicate.check(m)) return duplicate;
+  const noClone = new Save(0, 'fresh', 'noClone');
+  if (missing.includes('a save by a key without Voice Cloning') && real.wire.keys.noClone && noClone.check(m))
+    return noClone;
+  return undefined;
+}
+
 export class Steer extends StepCommand {
   step() {
     return undefined;
@@ -58,6 +70,12 @@ export class Steer extends StepCommand {
     const n = main && oracle ? oracle.voices(main) : undefined;
     if (!oracle || n === undefined) return;
     const missing = oracle.coverage.missing();
+    // Saves the contract must refuse, while none was tried: an id that exists, a key that may not clone.
+    const save = saveFor(missing, m, real);
+    if (save) {
+      await save.run(m, real);
+      return;
+    }
     const left = oracle.freeUses(main);
     // A count of free uses not yet seen is seen on any first page.
     const seeFreeUses = left !== undefined && missing.includes(freeUsesState(left)) ? 20 : undefined;
