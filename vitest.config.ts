@@ -9,7 +9,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{openapi,judge,profile,common,audio,mocks,conformance,fixtures,cli,scripts,proxy,entries}/**/*.test.ts',
+            '{openapi,judge,oracle,profile,common,audio,mocks,conformance,fixtures,cli,scripts,proxy,entries}/**/*.test.ts',
           ],
           exclude: ['**/test/**', 'node_modules/**', 'dist/**'],
           testTimeout: 20_000,

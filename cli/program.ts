@@ -158,6 +158,10 @@ function program(): CAC {
       'The proxy sees all traffic to the upstream: complete-view session rules are must',
     )
     .option(
+      '--shadow',
+      'Also compare every exchange with the kit mock core, per scope (implies --sole-client)',
+    )
+    .option(
       '--max-judge-bytes <n>',
       'Bytes all exchanges in flight may keep for judging; past it, unjudged',
       {

@@ -122,7 +122,8 @@ export async function proxyCommand(
         : {}),
       ...(pcmHeaders ? { pcmHeaders } : {}),
       ...(keys ? { keys } : {}),
-      ...(flags.soleClient === true ? { soleClient: true } : {}),
+      ...(flags.soleClient === true || flags.shadow === true ? { soleClient: true } : {}),
+      ...(flags.shadow === true ? { shadow: true } : {}),
       onViolation: (v) => fail(`violation ${violationLine(v)}`),
     });
   } catch (error) {

@@ -133,6 +133,9 @@ export class ExchangeObserver {
   private responseHeaders: IncomingHttpHeaders = {};
   private done = false;
 
+  /** The facts of a complete exchange the judge judged (what `--shadow` compares); undefined otherwise. */
+  judged: ExchangeFacts | undefined;
+
   /** Whether `end` was called. */
   get ended(): boolean {
     return this.done;
@@ -344,6 +347,7 @@ export class ExchangeObserver {
       operationId: this.operationId,
     };
     const verdicts = this.options.judge.judge(facts);
+    this.judged = facts;
     this.see(facts);
     return verdicts;
   }

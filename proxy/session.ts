@@ -3,9 +3,11 @@
  * Exchanges and violations are kept up to a cap; the counts cover them all.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Verdict } from '../judge/index.js';
 import { operations } from '../openapi/document-index.js';
 import { ExchangeObserver, type ObserverOptions } from './exchange.js';
 import type { HarEntryTap, HarRecorder } from './har.js';
+import type { Shadow } from './shadow.js';
 import type { ExchangeRecord, ProxyReport, Violation } from './types.js';
 
 /** One exchange in flight: its observer, and its HAR entry when a HAR is recorded. */
@@ -23,6 +25,8 @@ export interface SessionOptions {
   readonly har: HarRecorder | undefined;
   readonly onViolation?: (violation: Violation, exchange: ExchangeRecord) => void;
   readonly onExchange?: (exchange: ExchangeRecord) => void;
+  /** `--shadow`: the differential oracle each complete exchange is also compared by. */
+  readonly shadow?: Shadow;
 }
 
 export class ProxySession {
@@ -59,6 +63,18 @@ export class ProxySession {
     this.exchangeCount++;
     if (aborted === 'upstream' || aborted === 'upstream-unreachable') this.upstreamErrors++;
     if (this.exchanges.length < this.options.maxExchanges) this.exchanges.push(record);
+    this.add(findings, record);
+    if (this.options.shadow && ex.judged)
+      this.options.shadow.observe(ex.judged, (verdicts, failure) => {
+        if (failure) record.notes.push(failure);
+        this.add(verdicts, record);
+      });
+    tap?.end(record);
+    this.options.onExchange?.(record);
+  }
+
+  /** The findings of an exchange become the session's violations. */
+  private add(findings: readonly Verdict[], record: ExchangeRecord): void {
     for (const f of findings) {
       const violation: Violation = {
         rule: f.rule,
@@ -79,8 +95,6 @@ export class ProxySession {
       record.violations++;
       this.options.onViolation?.(violation, record);
     }
-    tap?.end(record);
-    this.options.onExchange?.(record);
   }
 
   /** The session so far. */

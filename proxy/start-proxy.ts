@@ -18,6 +18,7 @@ import { JudgeBudget } from './judge-budget.js';
 import { passThrough } from './pass-through.js';
 import { writeProxyReports } from './reports.js';
 import { ProxySession } from './session.js';
+import { Shadow } from './shadow.js';
 import type { ExchangeRecord, ProxyReport, Violation } from './types.js';
 import { type UpstreamLink, upstreamLink } from './upstream-link.js';
 import { ensureWritableDir, ProxySetupError, ReportWriteError } from './writable-dir.js';
@@ -46,6 +47,11 @@ export interface ProxyOptions {
    * view (a voice missing from a full list walk, free-use arithmetic) are `must`, else `should`.
    */
   readonly soleClient?: boolean;
+  /**
+   * Compare every exchange with the kit's mock core too (oracle/, docs/proxy.md "Shadowing"): an
+   * in-process model per scope that follows what the deployment showed. Implies `soleClient`.
+   */
+  readonly shadow?: boolean;
   /** JSON bodies are validated up to this size (default 2 MiB); a larger one is noted, not held. */
   readonly jsonLimitBytes?: number;
   /**
@@ -128,6 +134,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   if (profileProblem) throw new ProxySetupError(`the profile file (--write-profile): ${profileProblem}`);
   const recorder = options.writeProfile === undefined ? undefined : createProfileRecorder();
   const har = options.har ? HarRecorder.create(options.har, upstream.url) : undefined;
+  const shadow = options.shadow ? new Shadow(options.keys) : undefined;
   const session = new ProxySession({
     upstream: upstream.url,
     observer: {
@@ -141,6 +148,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     har,
     ...(options.onViolation ? { onViolation: options.onViolation } : {}),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    ...(shadow ? { shadow } : {}),
   });
   const context = {
     upstream,
@@ -166,9 +174,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     probeUpstream: (timeoutMs = 3000) => upstream.probe(timeoutMs),
     close() {
       const profile = recorder && options.writeProfile ? { recorder, file: options.writeProfile } : undefined;
-      closing ??= stop(server, upstream).then(() =>
-        writeReports(session.report(), options.reportDir, har, profile),
-      );
+      closing ??= stop(server, upstream)
+        .then(() => shadow?.close())
+        .then(() => writeReports(session.report(), options.reportDir, har, profile));
       return closing;
     },
   };
@@ -179,7 +187,7 @@ function judgeOf(options: ProxyOptions): Judge {
   return createJudge({
     ...(options.pcmHeaders ? { pcmHeaders: options.pcmHeaders } : {}),
     ...(options.keys ? { keys: options.keys } : {}),
-    completeView: options.soleClient === true,
+    completeView: options.soleClient === true || options.shadow === true,
   });
 }
 

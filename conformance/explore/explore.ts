@@ -6,6 +6,7 @@
  * the tiers, the budget or --max-time are done; then deletes what it created.
  */
 import fc from 'fast-check';
+import type { Oracle } from '../../oracle/index.js';
 import { Budget, type Spent } from './budget.js';
 import { deleteCreated, sweepRun } from './cleanup.js';
 import { commandsOf, type Tier, tiers } from './commands/index.js';
@@ -14,13 +15,14 @@ import { calibrationText } from './commands/synthesize.js';
 import { Deadline, sweepMargin } from './deadline.js';
 import { type Model, newModel } from './model.js';
 import type { ExploreOptions, ExploreResult, Found } from './options.js';
-import { Sequence } from './sequence.js';
+import { exploreOracle } from './oracle-link.js';
+import { keyScopes, Sequence } from './sequence.js';
 import { limitsOf, prepare } from './setup.js';
 import type { Step } from './step.js';
 import type { Wire } from './wire.js';
 
-/** Sequences per tier at most (the budget and --max-time usually end the paid tier first). */
-const runsOf: Readonly<Record<Tier, number>> = { free: 3, uploads: 12, paid: 5_000 };
+/** Sequences per tier (the paid tier's per round: it runs rounds until the budget or --max-time ends it). */
+const runsOf: Readonly<Record<Tier, number>> = { free: 3, uploads: 12, paid: 1_000 };
 const maxCommands: Readonly<Record<Tier, number>> = { free: 8, uploads: 10, paid: 18 };
 /** The share of each budget a tier may spend: lists and deletes are free, uploads keep most for saves. */
 const shareOf: Readonly<Record<Tier, Spent>> = {
@@ -31,7 +33,6 @@ const shareOf: Readonly<Record<Tier, Spent>> = {
 /** Step labels kept for the trace. */
 const traceCap = 2_000;
 
-const firstPage: Step = { label: 'list the first page (main)', op: 'listVoices', key: 'main' };
 /** The longest text first: the judge then knows every later (shorter) text fits an unstated limit. */
 const calibration: Step = {
   label: 'synthesize the longest text with the default voice',
@@ -45,9 +46,9 @@ const calibration: Step = {
  * (deletes are free; the cleanup would delete it anyway), a synthesis with the deleted voice (a few
  * characters), then the pages that cursor opens.
  */
-async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<void> {
+async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<boolean> {
   const voice = model.voices.filter((v) => v.live).at(-1);
-  if (!voice || seq.violations.length > 0) return;
+  if (!voice || seq.violations.length > 0) return false;
   let record = await seq.run({
     label: 'open a cursor: first page of 1 (main)',
     op: 'listVoices',
@@ -78,6 +79,7 @@ async function cursorAcrossDelete(seq: Sequence, model: Model): Promise<void> {
     });
     from = seq.records.length - 1;
   }
+  return true;
 }
 
 /** Walk the main key's list from the first page (default size), at most 10 pages. */
@@ -112,36 +114,56 @@ class Exploration {
     readonly wire: Wire,
     readonly budget: Budget,
     readonly progress: (line: string) => void,
+    readonly oracle: Oracle,
   ) {}
 
   /** One sequence: run the commands, note what it did, keep it when it is the shortest violation yet. */
   async sequence(cmds: Iterable<fc.AsyncCommand<ReturnType<typeof newModel>, Sequence>>): Promise<void> {
     // Nothing left to spend or no time: the remaining runs (and shrink attempts) pass at once.
-    if (this.budget.outOfTime() || this.budget.exhausted() || this.wire.signal?.aborted) return;
+    if (this.budget.outOfTime() || this.spentOut() || this.wire.signal?.aborted) return;
     const n = ++this.sequences;
     if (this.found) this.shrinks++;
+    await this.oracle.reset();
     const seq = new Sequence(
       { ...this.wire, prefix: `${this.wire.prefix}${n.toString(36)}_` },
       this.budget,
       this.accepted,
       this.tried,
+      this.oracle,
     );
     try {
-      // A first page before and a walk after: free, and what the session rules need to compare
-      // (the free-use count, every saved voice listed, every deleted one gone).
-      await seq.run(firstPage);
+      // A walk before and after: free, and what the oracle and the session rules compare from (the
+      // voices there are, the free-use count, every saved voice listed, every deleted one gone).
+      await walk(seq);
       if (this.budget.tierShare.chars > 0) await seq.run(calibration);
       const model = newModel();
       await fc.asyncModelRun(() => ({ model, real: seq }), cmds);
-      await walk(seq);
-      await cursorAcrossDelete(seq, model);
-      await walk(seq);
+      // Lists observe what changed: none after a sequence that wrote nothing.
+      if (model.writes > 0) {
+        await walk(seq);
+        if (await cursorAcrossDelete(seq, model)) await walk(seq);
+      }
       if (seq.violations.length > 0) throw new Violation(seq.violations.map((v) => v.rule).join(', '));
     } finally {
       this.note(seq);
       this.created += seq.created.length;
       await deleteCreated(seq.wire, seq.created);
     }
+  }
+
+  /**
+   * Nothing billable fits any more (the paid tier then stops: its sequences would only list). The
+   * tiers before it spend nothing billable by design and always run.
+   */
+  spentOut(): boolean {
+    const { spent, limits, tierShare } = this.budget;
+    if (this.budget.exhausted()) return true;
+    if (tierShare.creations < 1) return false;
+    return (
+      spent.creations >= limits.creations &&
+      spent.uploads >= limits.uploads &&
+      limits.chars - spent.chars < 16
+    );
   }
 
   private note(seq: Sequence): void {
@@ -175,6 +197,41 @@ class Exploration {
 }
 
 /**
+ * One tier's sequences; true when a violation ends the exploration. The paid tier goes on, round after
+ * round of fresh seeds, while budget and time remain: no count of sequences cuts it short.
+ */
+async function exploreTier(run: Exploration, tier: Tier, seed: number): Promise<boolean> {
+  const property = fc.asyncProperty(
+    fc.commands(commandsOf(tier), { maxCommands: maxCommands[tier], size: 'max' }),
+    (cmds) => run.sequence(cmds),
+  );
+  let sequences = 0;
+  for (let round = 0; ; round++) {
+    const outcome = await fc.check(property, {
+      seed: seed + round * 7_919,
+      numRuns: runsOf[tier],
+      interruptAfterTimeLimit: Math.max(1, run.budget.timeLeftMs()),
+    });
+    sequences += outcome.numRuns;
+    if (run.found) {
+      run.found = { ...run.found, shrinkCut: outcome.interrupted || run.budget.outOfTime() };
+      return true;
+    }
+    // A sequence that threw without a verdict is the explorer's failure, not the deployment's: said.
+    // fast-check calls a run interrupted before its first sequence failed (with no error): time ran out.
+    const timedOut = outcome.interrupted && (outcome.numRuns === 0 || outcome.errorInstance == null);
+    if (outcome.failed && !timedOut)
+      throw outcome.errorInstance instanceof Error
+        ? outcome.errorInstance
+        : new Error(String(outcome.errorInstance));
+    const more = tier === 'paid' && !run.budget.outOfTime() && !run.spentOut() && !run.wire.signal?.aborted;
+    if (!more || outcome.numRuns === 0) break;
+  }
+  run.progress(`${tier}: ${sequences} sequences, no violation`);
+  return false;
+}
+
+/**
  * Explore a deployment (or the kit's mock) within a budget.
  *
  * @example
@@ -189,8 +246,9 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
   const deadline = new Deadline(t0 + limitsOf(options, options.baseUrl === undefined).maxTimeMs, options);
   const prepared = await prepare({ ...options, fetch: deadline.fetch });
   const limits = limitsOf(options, prepared.embedded);
+  const oracle = await exploreOracle(prepared.wire, keyScopes(prepared.wire));
   const budget = new Budget(limits, undefined, t0);
-  const run = new Exploration(prepared.wire, budget, progress);
+  const run = new Exploration(prepared.wire, budget, progress, oracle);
   progress(
     `exploring ${prepared.wire.baseUrl} with seed ${seed}; budget: ${limits.chars} characters, ${limits.uploads} uploads, ${limits.creations} creations, ${limits.maxTimeMs / 1000} s`,
   );
@@ -199,26 +257,7 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
     for (const [i, tier] of tiers.entries()) {
       if (budget.outOfTime() || options.signal?.aborted) break;
       budget.tierShare = shareOf[tier];
-      const property = fc.asyncProperty(
-        fc.commands(commandsOf(tier), { maxCommands: maxCommands[tier], size: 'max' }),
-        (cmds) => run.sequence(cmds),
-      );
-      const outcome = await fc.check(property, {
-        seed: seed + i,
-        numRuns: runsOf[tier],
-        interruptAfterTimeLimit: Math.max(1, budget.timeLeftMs()),
-      });
-      if (run.found) {
-        run.found = { ...run.found, shrinkCut: outcome.interrupted || budget.outOfTime() };
-        break;
-      }
-      // A sequence that threw without a verdict is the explorer's failure, not the deployment's: said.
-      // (fast-check counts a tier cut by the time before any run as failed, with no error: not one.)
-      if (outcome.failed && !(outcome.interrupted && outcome.errorInstance == null))
-        throw outcome.errorInstance instanceof Error
-          ? outcome.errorInstance
-          : new Error(String(outcome.errorInstance));
-      progress(`${tier}: ${outcome.numRuns} sequences, no violation`);
+      if (await exploreTier(run, tier, seed + i)) break;
     }
   } finally {
     deadline.cleanup(options.signal?.aborted === true);
@@ -227,6 +266,7 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
       deletes: run.created + sweepMargin,
     }).catch((e: Error) => ({ deleted: 0, left: 0, failures: [e.message] }));
     await prepared.close().catch(() => undefined);
+    await oracle.close().catch(() => undefined);
     deadline.dispose();
   }
   return {
@@ -248,6 +288,7 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
     operations: run.operations,
     found: run.found,
     cleanup,
+    coverage: oracle.coverage.lines(),
     durationMs: Math.round(performance.now() - t0),
     keyNames: Object.keys(prepared.wire.keys).filter(
       (k) => prepared.wire.keys[k as keyof typeof prepared.wire.keys],

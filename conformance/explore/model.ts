@@ -35,6 +35,12 @@ export interface Model {
   uploadsSent: number;
   /** Numbers fresh voice ids. */
   counter: number;
+  /** Writes sent (uploads, saves, deletes): a list observes something new only after one. */
+  writes: number;
+  /** First pages listed, by key and page size, with the write count they were listed at. */
+  readonly listed: Map<string, number>;
+  /** Cursors (by the step that gave them) already followed. */
+  readonly followed: Set<number>;
 }
 
 export const newModel = (): Model => ({
@@ -44,6 +50,9 @@ export const newModel = (): Model => ({
   saves: 0,
   uploadsSent: 0,
   counter: 0,
+  writes: 0,
+  listed: new Map(),
+  followed: new Set(),
 });
 
 /** Creations one sequence may spend: the budget must last for more sequences and for shrinking. */

@@ -74,4 +74,6 @@ export interface ExploreResult {
   readonly cleanup: { readonly deleted: number; readonly left: number; readonly failures: readonly string[] };
   readonly durationMs: number;
   readonly keyNames: readonly string[];
+  /** The abstract states the oracle saw reached, one line each (`[x] voices: 1 (4)`, `[ ] voices: more than 20`). */
+  readonly coverage: readonly string[];
 }

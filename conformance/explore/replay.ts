@@ -12,9 +12,10 @@ import { Budget, type Spent } from './budget.js';
 import { deleteCreated, sweepRun } from './cleanup.js';
 import { Deadline, sweepMargin } from './deadline.js';
 import type { ExploreOptions } from './options.js';
+import { exploreOracle } from './oracle-link.js';
 import { unmetPrecondition } from './preconditions.js';
 import { readReproduction } from './repro-schema.js';
-import { Sequence, type StepRecord } from './sequence.js';
+import { keyScopes, Sequence, type StepRecord } from './sequence.js';
 import { limitsOf, prepare } from './setup.js';
 
 /** How a replay ended. */
@@ -75,7 +76,14 @@ export async function replayReproduction(file: string, options: ExploreOptions =
   const deadline = new Deadline(t0 + limitsOf(ask, options.baseUrl === undefined).maxTimeMs, options);
   const prepared = await prepare({ ...options, fetch: deadline.fetch });
   const budget = new Budget(limitsOf(ask, prepared.embedded), undefined, t0);
-  const seq = new Sequence(prepared.wire, budget, { textLength: repro.acceptedTextLength ?? 0 });
+  const oracle = await exploreOracle(prepared.wire, keyScopes(prepared.wire));
+  const seq = new Sequence(
+    prepared.wire,
+    budget,
+    { textLength: repro.acceptedTextLength ?? 0 },
+    new Set(),
+    oracle,
+  );
   let ended: { outcome: ReplayOutcome; reason?: string };
   let cleanup: ReplayResult['cleanup'] = { deleted: 0, left: 0, failures: [] };
   try {
@@ -97,6 +105,7 @@ export async function replayReproduction(file: string, options: ExploreOptions =
     }).catch((e: Error) => ({ deleted: 0, left: 0, failures: [e.message] }));
     cleanup = { ...cleanup, failures: [...failures, ...cleanup.failures] };
     await prepared.close().catch(() => undefined);
+    await oracle.close().catch(() => undefined);
     deadline.dispose();
   }
   const verdicts = seq.violations;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { writeReportFile } from '../../common/report-file.js';
 import { xmlEscape } from '../../common/xml-escape.js';
 import { allRules } from '../../judge/index.js';
+import { allOracleRules } from '../../oracle/index.js';
 import { exploreRules } from './explore-rules.js';
 import type { ExploreResult } from './options.js';
 import type { ReplayResult } from './replay.js';
@@ -16,6 +17,7 @@ import { reproductionOf, writeReproduction } from './reproduction.js';
 /** Every rule an exploration judges by: the judge's and the explorer's own. */
 export const exploredRules = [
   ...allRules.map((r) => ({ id: r.id, section: r.section, title: r.title })),
+  ...allOracleRules.map((r) => ({ id: r.id, section: r.section, title: r.title })),
   ...Object.values(exploreRules),
 ];
 
@@ -33,15 +35,21 @@ export function exploreSummary(r: ExploreResult): string {
     spentLine(r),
     `Cleanup: ${r.cleanup.deleted} voice(s) deleted by the sweep, ${r.cleanup.left} left${r.cleanup.failures.length ? `; ${r.cleanup.failures.join('; ')}` : ''}`,
   ];
-  if (!r.found) return [...lines, 'PASS: no sequence broke a must rule'].join('\n');
+  const coverage = [`State coverage (${coverageLine(r)}):`, ...r.coverage.map((l) => `  ${l}`)];
+  if (!r.found) return [...lines, 'PASS: no sequence broke a must rule', ...coverage].join('\n');
   const sent = r.found.steps.filter((s) => s.status !== undefined);
   return [
     ...lines,
     ...r.found.verdicts.map((v) => `FAIL ${v.rule} (${v.section}): ${v.seen}`),
     `The shortest sequence found (${sent.length} requests${r.found.shrinkCut ? '; shrinking stopped at the budget or --max-time' : ''}):`,
     ...sent.map((s, i) => `  ${i + 1}. ${s.step.label} → HTTP ${s.status}`),
+    ...coverage,
   ].join('\n');
 }
+
+/** `9 of 15 states reached`. */
+const coverageLine = (r: ExploreResult) =>
+  `${r.coverage.filter((l) => l.startsWith('[x]')).length} of ${r.coverage.length} states reached`;
 
 function junit(r: ExploreResult): string {
   const violated = new Map((r.found?.verdicts ?? []).map((v) => [v.rule, v]));
@@ -78,6 +86,12 @@ function markdown(r: ExploreResult): string {
     '|---|---|',
     ...Object.entries(r.operations).map(([op, n]) => `| ${op} | ${n} |`),
     '',
+    '## State coverage',
+    '',
+    `The abstract states the sequences reached, as the oracle saw them (${coverageLine(r)}; the count is how often):`,
+    '',
+    ...r.coverage.map((l) => `- ${l}`),
+    '',
     '## Rules judged',
     '',
     '| rule | section | result |',
@@ -91,7 +105,10 @@ function markdown(r: ExploreResult): string {
           '## The violation',
           '',
           '```text',
-          exploreSummary(r).split('\n').slice(3).join('\n'),
+          exploreSummary(r)
+            .split('\n')
+            .slice(3, -(r.coverage.length + 1))
+            .join('\n'),
           '```',
           '',
           'Replay: `voice-kit conformance --base-url … --replay explore-repro.json`; or run `explore-repro.sh`.',

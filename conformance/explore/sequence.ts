@@ -1,9 +1,10 @@
 /**
  * One sequence against the deployment, with a judge of its own: each step is budgeted, sent, judged
- * by the judge's exchange, request and session rules (and the explorer's, explore-rules.ts), and
- * recorded. The first `must` verdict ends the sequence. What it saved is deleted at its end.
+ * by the judge's exchange, request and session rules (and the explorer's, explore-rules.ts), compared
+ * by the differential oracle (oracle/, when given one), and recorded. The first `must` verdict ends the sequence. What it saved is deleted at its end.
  */
 import { createJudge, type Judge, type KeyScope, type Verdict } from '../../judge/index.js';
+import type { Oracle } from '../../oracle/index.js';
 import { errorText } from '../setup/preflight.js';
 import { answerLimitOf, overLimitText } from '../toolkit/answer-limit.js';
 import type { Exchange } from '../toolkit/http.js';
@@ -11,6 +12,7 @@ import type { KeyName } from '../toolkit/run-state.js';
 import type { Budget } from './budget.js';
 import { exploreRules, judgeSave, type SaveSeen } from './explore-rules.js';
 import { factsOf } from './facts.js';
+import { oracleExchange } from './oracle-link.js';
 import { type Cost, costOf, type Step, withRun } from './step.js';
 import { type Answers, buildRequest, keepAnswer, sendRequest, type Wire } from './wire.js';
 
@@ -81,6 +83,8 @@ export class Sequence {
     readonly accepted: { textLength: number } = { textLength: 0 },
     /** The refusal probes the exploration tried (commands/probe.ts), shared by its sequences. */
     readonly tried: Set<number> = new Set(),
+    /** The differential oracle every step's exchange is compared by (reset for this sequence). */
+    readonly oracle?: Oracle,
   ) {
     this.judge = createJudge({
       keys: keyScopes(wire),
@@ -114,8 +118,17 @@ export class Sequence {
     const { ex } = sent;
     keepAnswer(this.answers, index, ex);
     const seq = ++this.seq;
-    const judged = this.judge.judge(factsOf(seq, built.sent, ex)).map((v) => this.surer(step, v));
-    const verdicts = [...judged, ...this.saveVerdicts(step, seq, ex), ...overLimit(step, seq, ex)];
+    const facts = factsOf(seq, built.sent, ex);
+    const judged = this.judge.judge(facts).map((v) => this.surer(step, v));
+    const compared = this.oracle
+      ? await this.oracle.observe(await oracleExchange(step, built.sent, facts, ex.json))
+      : [];
+    const verdicts = [
+      ...judged,
+      ...this.saveVerdicts(step, seq, ex),
+      ...overLimit(step, seq, ex),
+      ...compared,
+    ];
     const text = step.json?.generate_text;
     if (ex.status === 200 && typeof text === 'string' && step.op !== 'saveVoice')
       this.accepted.textLength = Math.max(this.accepted.textLength, text.length);

@@ -7,7 +7,8 @@ import { type Allowance, orderCases, skipReason } from './select.js';
 
 /** Turn a finished case's findings into its outcome. */
 function outcomeOf(c: CaseInfo, ctx: CaseContext, error: string | undefined): Outcome {
-  if (c.severity === 'observe') return 'observed';
+  // An observing case records no finding but a server error (context.ts): that one fails it.
+  if (c.severity === 'observe') return ctx.findings.some((f) => f.level === 'must') ? 'fail' : 'observed';
   if (error !== undefined) return c.severity === 'must' ? 'error' : 'warn';
   if (ctx.findings.some((f) => f.level === 'must')) return 'fail';
   if (ctx.findings.length > 0) return 'warn';

@@ -72,7 +72,28 @@ function renameUpload(
 /** Refused saves the proxy saw (the deviation that bills them). */
 let refusedSaves = 0;
 
+/** Answer a synthesis whose JSON body `when` selects with a server error. */
+function serverErrorWhen(when: (body: Obj) => boolean): Deviation['handle'] {
+  return async (req, next) => {
+    if (isSynthesis(req) && when((await req.clone().json()) as Obj))
+      return refuse(500, errors.unexpected.code, 'unexpected error');
+    return next(req);
+  };
+}
+
 export const teethDeviations: readonly Deviation[] = [
+  {
+    name: 'a body with `text` instead of generate_text is answered with HTTP 500',
+    only: ['synthesis.open.text-alias'],
+    caughtBy: 'synthesis.open.text-alias',
+    handle: serverErrorWhen((b) => b.generate_text === undefined && b.text !== undefined),
+  },
+  {
+    name: 'an emotion the voice lacks is answered with HTTP 500',
+    only: ['synthesis.open.options'],
+    caughtBy: 'synthesis.open.options',
+    handle: serverErrorWhen((b) => b.emotion_class !== undefined),
+  },
   {
     name: 'a save without X-API-Key is answered for the request (the key is ignored: 400/20012)',
     only: ['auth.saveVoice.missing-key'],
@@ -258,7 +279,7 @@ export const teethDeviations: readonly Deviation[] = [
     name: 'a negative speed is refused with HTTP 500',
     only: ['synthesis.complete.negative-speed'],
     caughtBy: 'synthesis.complete.negative-speed',
-    outcome: 'warn',
+    // A server error fails any case, a should case too.
     handle: rewriteJson(
       (req, res) => isSynthesis(req) && res.status === 400,
       (b) => ({ ...b, error_code: 10000 }),

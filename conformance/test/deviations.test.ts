@@ -65,7 +65,9 @@ describe('deviation harness', () => {
   it('baseline: without deviation, every catching case passes against the mock', async () => {
     const ids = [...new Set([...deviations.map((d) => d.caughtBy), ...variations.map((v) => v.passes)])];
     const run = await freshRun(ids, realFetch);
-    const outcomes = Object.fromEntries(ids.map((id) => [id, outcomeOf(run, id)]));
+    // An observing case that catches a deviation (a server error) ends observed when all is well.
+    const clean = (o: string | undefined) => (o === 'observed' ? 'pass' : o);
+    const outcomes = Object.fromEntries(ids.map((id) => [id, clean(outcomeOf(run, id))]));
     expect(outcomes).toEqual(Object.fromEntries(ids.map((id) => [id, 'pass'])));
   });
 

@@ -100,6 +100,19 @@ export class CaseContext {
     this.findings.push({ level, message, ...opts });
   }
 
+  /**
+   * A 5xx the case did not ask for (`Prefer: code=…` asks the kit's mock for a fault) is a finding of
+   * every case, an observing one too: the contract answers no request with a server error.
+   */
+  private serverError(req: Request, ex: Exchange): void {
+    if (ex.status < 500 || req.headers.has('prefer')) return;
+    this.findings.push({
+      level: 'must',
+      message: `HTTP ${ex.status}: a server error is never the contract's answer to this request (§2.1, §7)`,
+      request: ex.request,
+    });
+  }
+
   /** Check a condition; record `message` as a failure when it does not hold. */
   check(condition: boolean, message: string, opts: FailOptions = {}): boolean {
     if (!condition) this.fail(message, opts);
@@ -168,6 +181,7 @@ export class CaseContext {
       );
       return ex;
     }
+    this.serverError(req, ex);
     const facts = factsOf(spec.op ?? undefined, req, spec, ex);
     this.record(facts, spec);
     if (spec.op && !ex.truncated) this.judgeFacts({ ...facts, operationId: spec.op }, ex);

@@ -13,6 +13,7 @@ const root = join(import.meta.dirname, '..', '..');
 const files = sourceFiles(root, [
   'openapi',
   'judge',
+  'oracle',
   'profile',
   'common',
   'audio',
@@ -31,6 +32,8 @@ const mayImport: Record<string, readonly string[]> = {
   'openapi/': [],
   // The one judge of exchanges, requests and sessions: the suite, the proxy and the mock share it.
   'judge/': ['openapi/', 'audio/containers/', 'common/'],
+  // The mock as the differential oracle of a deployment's traffic: the explorer, the suite and the proxy use it.
+  'oracle/': ['judge/', 'profile/', 'openapi/', 'mocks/core/', 'mocks/config/'],
   // A deployment's choices where the spec is silent: written by the suite and the proxy, read by the mock.
   'profile/': ['openapi/', 'judge/', 'common/'],
   // Small helpers any room may use; they use nothing of the repository.
@@ -87,13 +90,14 @@ const mayImport: Record<string, readonly string[]> = {
     'common/report-file.ts',
     'openapi/',
     'judge/',
+    'oracle/',
   ],
   'conformance/index.ts': ['conformance/', 'openapi/'],
   'fixtures/': ['audio/', 'openapi/'],
   // voice-kit/node re-exports the mock's Node server and the proxy, living inside neither.
   'entries/': ['mocks/node/', 'proxy/', 'profile/'],
   'cli/': ['conformance/', 'mocks/', 'proxy/', 'common/', 'profile/'],
-  'proxy/': ['openapi/', 'common/', 'audio/containers/', 'judge/', 'profile/'],
+  'proxy/': ['openapi/', 'common/', 'audio/containers/', 'judge/', 'profile/', 'oracle/'],
   'scripts/': [
     'openapi/',
     'judge/',
@@ -112,6 +116,7 @@ const mayImport: Record<string, readonly string[]> = {
 const platformFree = [
   'openapi/',
   'judge/',
+  'oracle/',
   'profile/points.ts',
   'profile/types.ts',
   'profile/parse.ts',

@@ -1,12 +1,14 @@
 /**
  * The commands of an exploration, by tier of the budget: lists and deletes first (free), then uploads
  * and the saves a deployment must refuse, then creations and speech, weighted towards what uses the
- * voices a sequence made (synthesis, deletes, small pages and their cursors).
+ * voices a sequence made (synthesis, deletes, small pages and their cursors), and steering (steer.ts):
+ * lists of the page size that reaches a state of the coverage not reached yet.
  */
 import { deleteCommands, freeDeleteCommands } from './delete.js';
 import { listCommands, walkCommands } from './list.js';
 import { probeCommands } from './probe.js';
 import { saveCommands } from './save.js';
+import { steerCommands } from './steer.js';
 import { synthesizeCommands } from './synthesize.js';
 import { paidUploadCommands, uploadCommands } from './upload.js';
 
@@ -14,7 +16,7 @@ export type Tier = 'free' | 'uploads' | 'paid';
 export const tiers: readonly Tier[] = ['free', 'uploads', 'paid'];
 
 export function commandsOf(tier: Tier) {
-  const free = [...listCommands, ...freeDeleteCommands];
+  const free = [...listCommands, ...freeDeleteCommands, ...steerCommands];
   if (tier === 'free') return free;
   if (tier === 'uploads')
     return [
@@ -24,6 +26,7 @@ export function commandsOf(tier: Tier) {
       ...probeCommands,
       ...probeCommands,
       ...uploadCommands,
+      ...steerCommands,
     ];
   return [
     ...listCommands,
@@ -32,5 +35,7 @@ export function commandsOf(tier: Tier) {
     ...saveCommands,
     ...synthesizeCommands,
     ...deleteCommands,
+    ...steerCommands,
+    ...steerCommands,
   ];
 }

@@ -27,7 +27,12 @@ export class ListFirst extends StepCommand {
       ...(this.pageSize !== undefined ? { pageSize: this.pageSize } : {}),
     };
   }
+  /** Only when something was written since the same first page was last read: it observes something new. */
+  override check(m: Readonly<Model>): boolean {
+    return m.listed.get(`${this.key}/${this.pageSize ?? 'default'}`) !== m.writes;
+  }
   override learn(m: Model, record: StepRecord, index: number): void {
+    m.listed.set(`${this.key}/${this.pageSize ?? 'default'}`, m.writes);
     learnPage(m, record, index, this.key, this.pageSize);
   }
   toString() {
@@ -50,8 +55,14 @@ export class ListNext extends StepCommand {
       cursor: { from: c.index, field: 'next_voice_id' },
     };
   }
+  /** A cursor is followed once: the page it opens is new the first time only. */
+  override check(m: Readonly<Model>): boolean {
+    const c = pick(m.cursors, this.at);
+    return c !== undefined && !m.followed.has(c.index);
+  }
   override learn(m: Model, record: StepRecord, index: number): void {
     const c = pick(m.cursors, this.at);
+    if (c) m.followed.add(c.index);
     if (c) learnPage(m, record, index, c.key, c.pageSize);
   }
   toString() {

@@ -27,6 +27,13 @@ export abstract class StepCommand implements AsyncCommand<Model, Sequence> {
     const step = this.step(m, index);
     if (!step) return;
     const record = await real.run(step);
+    if (
+      record.status !== undefined &&
+      step.op !== 'listVoices' &&
+      step.op !== 'synthesizeSpeech' &&
+      step.op !== 'streamSpeech'
+    )
+      m.writes += 1;
     if (record.status !== undefined) this.learn(m, record, index);
     const must = record.verdicts.filter((v) => v.severity === 'must');
     if (must.length > 0) throw new Violation(must.map((v) => `${v.rule}: ${v.seen}`).join('; '));
