@@ -1,9 +1,15 @@
+import {
+  boundaryOf,
+  MultipartError,
+  type PartHead,
+  type PartSink,
+  readMultipart,
+} from '../../../common/multipart/reader.js';
 import { upload } from '../../../openapi/contract.js';
 import { type Failure, fail, quoted } from '../answer/envelope.js';
 import type { CoreRequest } from '../context.js';
 import { concat, type Storage, type StorageWriter } from '../platform/storage.js';
 import { noteUpload, uploadHeadBytes } from '../state/exchange.js';
-import { boundaryOf, MultipartError, type PartHead, type PartSink, readMultipart } from './multipart.js';
 import { BodyStalled, drain, mediaType } from './request-body.js';
 
 /** A multipart upload form as received: the one file (stored) and the scene field. */
