@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { boundaryOf } from '../common/multipart/head.js';
 import { audioKindOf, pcmLayoutOf } from '../judge/audio.js';
 import { AudioWatch } from '../judge/audio-watch.js';
 import type { ExchangeFacts, KeptBody } from '../judge/exchange.js';
@@ -96,8 +97,6 @@ class JsonKeeper {
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const isJson = (ct: string | undefined) => /^application\/([\w.+-]*\+)?json\b/i.test((ct ?? '').trim());
-const boundaryOf = (ct: string) =>
-  /;\s*boundary=(?:"([^"]{1,70})"|([^;\s]{1,70}))/i.exec(ct)?.slice(1).find(Boolean);
 
 export interface ObserverOptions {
   readonly jsonLimitBytes: number;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { boundaryOf, MultipartError, type PartHead, parameters, readMultipart } from './reader.js';
+import { boundaryOf, type PartHead, parameters } from './head.js';
+import { readMultipart } from './reader.js';
+import { MultipartError } from './scanner.js';
 
 const encoder = new TextEncoder();
 

@@ -1,10 +1,6 @@
-import {
-  boundaryOf,
-  MultipartError,
-  type PartHead,
-  type PartSink,
-  readMultipart,
-} from '../../../common/multipart/reader.js';
+import { boundaryOf, type PartHead } from '../../../common/multipart/head.js';
+import { type PartSink, readMultipart } from '../../../common/multipart/reader.js';
+import { MultipartError } from '../../../common/multipart/scanner.js';
 import { upload } from '../../../openapi/contract.js';
 import { type Failure, fail, quoted } from '../answer/envelope.js';
 import type { CoreRequest } from '../context.js';
