@@ -46,7 +46,11 @@ const mayImport: Record<string, readonly string[]> = {
   'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/', 'common/', 'profile/'],
   // The page at /__mock/: browser code that reads the control API's JSON like any script; it takes
   // the types of that JSON from the core (type-only imports, checked below: nothing of the core runs there).
-  'mocks/dashboard/': ['mocks/core/state/request-log.ts', 'mocks/core/control/journal-view.ts'],
+  'mocks/dashboard/': [
+    'mocks/core/state/request-log.ts',
+    'mocks/core/control/journal-view.ts',
+    'mocks/core/control/state-view.ts',
+  ],
   'conformance/types.ts': [],
   'conformance/toolkit/': ['conformance/types.ts', 'judge/', 'openapi/', 'profile/'],
   'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'judge/', 'openapi/'],
