@@ -46,18 +46,37 @@ const DASH = 45;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const none = new Uint8Array(0);
-const headEnd = encoder.encode('\r\n\r\n');
 
-/** Where `needle` starts in `haystack` from `from`, or -1. A scan for its first byte, then a compare. */
-function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
-  const first = needle[0] as number;
-  const last = haystack.length - needle.length;
-  for (let i = haystack.indexOf(first, from); i !== -1 && i <= last; i = haystack.indexOf(first, i + 1)) {
-    let j = 1;
-    while (j < needle.length && haystack[i + j] === needle[j]) j++;
-    if (j === needle.length) return i;
+/**
+ * A byte string to look for (Boyer-Moore-Horspool): a step looks at the last byte under the window and
+ * skips by how far that byte stands from the needle's end, so file bytes are mostly stepped over, a
+ * boundary's length at a time, rather than each compared.
+ */
+class Needle {
+  private readonly skip: Uint32Array;
+
+  constructor(readonly bytes: Uint8Array) {
+    const last = bytes.length - 1;
+    this.skip = new Uint32Array(256).fill(bytes.length);
+    for (let i = 0; i < last; i++) this.skip[bytes[i] as number] = last - i;
   }
-  return -1;
+
+  /** Where the needle starts in `haystack` at or after `from`, or -1. */
+  in(haystack: Uint8Array, from: number): number {
+    const { bytes, skip } = this;
+    const last = bytes.length - 1;
+    const final = bytes[last] as number;
+    for (let i = from; i + last < haystack.length; ) {
+      const byte = haystack[i + last] as number;
+      if (byte === final) {
+        let j = last - 1;
+        while (j >= 0 && haystack[i + j] === bytes[j]) j--;
+        if (j < 0) return i;
+      }
+      i += skip[byte] as number;
+    }
+    return -1;
+  }
 }
 
 /** How many bytes at the end of `haystack` could be the start of `needle` (kept for the next chunk). */
@@ -72,6 +91,8 @@ function partialTail(haystack: Uint8Array, needle: Uint8Array): number {
   }
   return 0;
 }
+
+const headEnd = new Needle(encoder.encode('\r\n\r\n'));
 
 function join(a: Uint8Array, b: Uint8Array): Uint8Array {
   if (a.length === 0) return b;
@@ -94,8 +115,8 @@ type State = 'preamble' | 'after-boundary' | 'head' | 'body' | 'done';
  * form.finish();
  */
 export class MultipartScanner {
-  private readonly opening: Uint8Array;
-  private readonly delimiter: Uint8Array;
+  private readonly opening: Needle;
+  private readonly delimiter: Needle;
   private readonly maxHeadBytes: number;
   private readonly maxParts: number;
   private state: State = 'preamble';
@@ -110,8 +131,8 @@ export class MultipartScanner {
     private readonly events: PartEvents,
     limits: MultipartLimits = {},
   ) {
-    this.opening = encoder.encode(`--${boundary}`);
-    this.delimiter = encoder.encode(`\r\n--${boundary}`);
+    this.opening = new Needle(encoder.encode(`--${boundary}`));
+    this.delimiter = new Needle(encoder.encode(`\r\n--${boundary}`));
     this.maxHeadBytes = limits.maxHeadBytes ?? 16 * 1024;
     this.maxParts = limits.maxParts ?? 1000;
   }
@@ -151,15 +172,15 @@ export class MultipartScanner {
         if (next < 0) return data.subarray(at);
         at = next;
       } else if (this.state === 'body') {
-        const found = indexOf(data, this.delimiter, at);
+        const found = this.delimiter.in(data, at);
         if (found < 0) {
-          const upto = data.length - partialTail(data.subarray(at), this.delimiter);
+          const upto = data.length - partialTail(data.subarray(at), this.delimiter.bytes);
           if (upto > at) this.events.data(data.subarray(at, upto));
           return data.subarray(upto);
         }
         if (found > at) this.events.data(data.subarray(at, found));
         this.events.end();
-        at = found + this.delimiter.length;
+        at = found + this.delimiter.bytes.length;
         this.state = 'after-boundary';
       } else {
         return none; // the epilogue: ignored
@@ -170,12 +191,12 @@ export class MultipartScanner {
   /** The first boundary opens the body or follows a preamble line: where reading goes on, or -1. */
   private preamble(data: Uint8Array, from: number): number {
     for (let at = from; ; ) {
-      const found = indexOf(data, this.opening, at);
+      const found = this.opening.in(data, at);
       if (found < 0) return -1;
       const atStart = found === 0 && this.dropped === 0;
       if (atStart || (found >= 2 && data[found - 1] === LF && data[found - 2] === CR)) {
         this.state = 'after-boundary';
-        return found + this.opening.length;
+        return found + this.opening.bytes.length;
       }
       at = found + 1;
     }
@@ -183,7 +204,7 @@ export class MultipartScanner {
 
   /** Keeps what may be the start of the first boundary, with the line break before it. */
   private keepPreamble(data: Uint8Array, at: number): Uint8Array {
-    const keepFrom = Math.max(at, data.length - this.opening.length - 1);
+    const keepFrom = Math.max(at, data.length - this.opening.bytes.length - 1);
     this.dropped += keepFrom;
     return data.subarray(keepFrom);
   }
@@ -209,7 +230,7 @@ export class MultipartScanner {
   private head(data: Uint8Array, at: number): number {
     // A part with no header lines at all starts with the blank line itself.
     const bare = data[at] === CR && data[at + 1] === LF;
-    const end = bare ? at : indexOf(data, headEnd, at);
+    const end = bare ? at : headEnd.in(data, at);
     if ((end < 0 ? data.length : end) - at > this.maxHeadBytes)
       throw new MultipartError(`a part head is longer than ${this.maxHeadBytes} bytes`);
     if (end < 0) return -1;
@@ -217,6 +238,6 @@ export class MultipartScanner {
     if (this.parts > this.maxParts) throw new MultipartError(`the form has more than ${this.maxParts} parts`);
     this.events.part(partHead(decoder.decode(data.subarray(at, end))));
     this.state = 'body';
-    return bare ? at + 2 : end + headEnd.length;
+    return bare ? at + 2 : end + headEnd.bytes.length;
   }
 }
