@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { boundaryOf } from '../common/multipart/head.js';
+import { boundaryOf, isFormData } from '../common/multipart/head.js';
 import { audioKindOf, pcmLayoutOf } from '../judge/audio.js';
 import { AudioWatch } from '../judge/audio-watch.js';
 import type { ExchangeFacts, KeptBody } from '../judge/exchange.js';
@@ -182,7 +182,7 @@ export class ExchangeObserver {
       this.record.requestProblems.push(`query ${f.pointer || '/'} ${f.message}`);
     const ct = first(requestHeaders['content-type']) ?? '';
     if (op === 'uploadFile') {
-      const boundary = /^multipart\/form-data\b/i.test(ct) ? boundaryOf(ct) : undefined;
+      const boundary = isFormData(ct) ? boundaryOf(ct) : undefined;
       if (boundary) this.form = new MultipartCounter(boundary);
       else
         this.record.requestProblems.push(

@@ -13,6 +13,13 @@ export interface PartHead {
 }
 
 /**
+ * Whether a Content-Type names `multipart/form-data` (in any case, its parameters aside), the media type
+ * of an upload (§4.1); `multipart/form-data-x` does not.
+ */
+export const isFormData = (contentType: string): boolean =>
+  (contentType.split(';')[0] ?? '').trim().toLowerCase() === 'multipart/form-data';
+
+/**
  * The boundary of a `multipart/form-data` Content-Type, or undefined when it has none or a malformed one
  * (RFC 2046: 1 to 70 characters).
  *

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundaryOf, type PartHead, parameters } from './head.js';
+import { boundaryOf, isFormData, type PartHead, parameters } from './head.js';
 import { readMultipart } from './reader.js';
 import { MultipartError } from './scanner.js';
 
@@ -53,7 +53,18 @@ async function parse(bytes: Uint8Array, boundary: string, cuts?: number[]): Prom
 
 const crlf = (text: string) => encoder.encode(text.replaceAll('\n', '\r\n'));
 
-describe('boundaryOf and parameters', () => {
+describe('isFormData, boundaryOf and parameters', () => {
+  it.each([
+    ['multipart/form-data; boundary=b', true],
+    [' Multipart/Form-Data ;boundary=b', true],
+    ['multipart/form-data', true],
+    ['multipart/form-data-x; boundary=b', false],
+    ['multipart/mixed; boundary=b', false],
+    ['', false],
+  ])('%s is form data: %s', (header, expected) => {
+    expect(isFormData(header)).toBe(expected);
+  });
+
   it.each([
     ['multipart/form-data; boundary=abc', 'abc'],
     ['multipart/form-data; boundary="a b;c"', 'a b;c'],

@@ -1,4 +1,4 @@
-import { boundaryOf, type PartHead } from '../../../common/multipart/head.js';
+import { boundaryOf, isFormData, type PartHead } from '../../../common/multipart/head.js';
 import { type PartSink, readMultipart } from '../../../common/multipart/reader.js';
 import { MultipartError } from '../../../common/multipart/scanner.js';
 import { upload } from '../../../openapi/contract.js';
@@ -6,7 +6,7 @@ import { type Failure, fail, quoted } from '../answer/envelope.js';
 import type { CoreRequest } from '../context.js';
 import { concat, type Storage, type StorageWriter } from '../platform/storage.js';
 import { noteUpload, uploadHeadBytes } from '../state/exchange.js';
-import { BodyStalled, drain, mediaType } from './request-body.js';
+import { BodyStalled, drain } from './request-body.js';
 
 /** A multipart upload form as received: the one file (stored) and the scene field. */
 export interface ReceivedUpload {
@@ -134,7 +134,7 @@ export async function receiveUpload(
   maxBytes: number,
 ): Promise<ReceivedUpload | Failure> {
   const contentType = request.headers.get('content-type') ?? '';
-  if (mediaType(contentType) !== 'multipart/form-data' || !request.body) {
+  if (!isFormData(contentType) || !request.body) {
     await drain(request.body);
     return fail(
       'invalidUpload',
