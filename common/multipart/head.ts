@@ -69,6 +69,15 @@ function extendedValue(raw: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The extension of a file name, lowercased, without the dot; '' when there is none. A name that only
+ * starts with a dot (`.wav`) has none, as for a file system; the judge leaves such a name unjudged.
+ */
+export const extensionOf = (fileName: string): string => {
+  const dot = fileName.lastIndexOf('.');
+  return dot <= 0 || dot === fileName.length - 1 ? '' : fileName.slice(dot + 1).toLowerCase();
+};
+
 /** A file name as a client may send it with a path (`C:\dir\a.wav`): the last segment only. */
 const baseName = (name: string): string =>
   name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);

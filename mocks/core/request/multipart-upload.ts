@@ -1,4 +1,4 @@
-import { boundaryOf, isFormData, type PartHead } from '../../../common/multipart/head.js';
+import { boundaryOf, extensionOf, isFormData, type PartHead } from '../../../common/multipart/head.js';
 import { type PartSink, readMultipart } from '../../../common/multipart/reader.js';
 import { MultipartError } from '../../../common/multipart/scanner.js';
 import { upload } from '../../../openapi/contract.js';
@@ -36,12 +36,6 @@ interface FormProgress {
 
 /** How many part names the journal is told: a form of 10,000 parts must not be kept whole. */
 const keptFields = 16;
-
-/** The extension of a file name, lowercased, without the dot; '' when there is none. */
-export const extensionOf = (fileName: string): string => {
-  const dot = fileName.lastIndexOf('.');
-  return dot <= 0 || dot === fileName.length - 1 ? '' : fileName.slice(dot + 1).toLowerCase();
-};
 
 /** Thrown by a sink to stop reading the form (past the size limit): the rest is drained, not parsed. */
 const stopReading = new Error('stop reading the form');
