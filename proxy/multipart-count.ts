@@ -5,7 +5,7 @@
  * (common/multipart/), so the proxy and the mock agree on every part, file name and error.
  */
 
-import type { PartHead } from '../common/multipart/head.js';
+import { keptName, type PartHead } from '../common/multipart/head.js';
 import { MultipartError, MultipartScanner } from '../common/multipart/scanner.js';
 
 /** What was seen of one part. */
@@ -33,8 +33,9 @@ const maxTextBytes = 256;
 const maxNameChars = 256;
 
 const kept = (head: PartHead | undefined): PartCount => ({
-  name: head?.name.slice(0, maxNameChars),
-  filename: head?.filename?.slice(-maxNameChars),
+  name: head && keptName(head.name, maxNameChars),
+  // The end of a long file name: the judge reads its extension.
+  filename: head?.filename === undefined ? undefined : keptName(head.filename, maxNameChars, true),
   bytes: 0,
 });
 

@@ -78,6 +78,22 @@ export const extensionOf = (fileName: string): string => {
   return dot <= 0 || dot === fileName.length - 1 ? '' : fileName.slice(dot + 1).toLowerCase();
 };
 
+/**
+ * A string of its own: a part of a longer one (a regex group, a slice) keeps the whole alive in V8, and a
+ * name kept from a part's head must not keep the head's 16 KiB.
+ */
+const ownCopy = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
+
+/**
+ * `text` cut to at most `max` characters, its start (or with `end`, its end: a file name's extension),
+ * as a string of its own (see ownCopy): what a reader keeps of a part's name for a journal or a report.
+ *
+ * @example
+ * keptName('file', 256); // 'file'
+ */
+export const keptName = (text: string, max: number, end = false): string =>
+  text.length <= max ? text : ownCopy(end ? text.slice(-max) : text.slice(0, max));
+
 /** A file name as a client may send it with a path (`C:\dir\a.wav`): the last segment only. */
 const baseName = (name: string): string =>
   name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
@@ -99,7 +115,10 @@ export function partHead(head: string): PartHead | undefined {
     const name = params.get('name');
     if (name === undefined) return undefined;
     const filename = params.get('filename*') ?? params.get('filename');
-    return { name, filename: filename === undefined ? undefined : baseName(filename) };
+    return {
+      name: ownCopy(name),
+      filename: filename === undefined ? undefined : ownCopy(baseName(filename)),
+    };
   }
   return undefined;
 }

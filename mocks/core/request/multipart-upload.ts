@@ -1,4 +1,10 @@
-import { boundaryOf, extensionOf, isFormData, type PartHead } from '../../../common/multipart/head.js';
+import {
+  boundaryOf,
+  extensionOf,
+  isFormData,
+  keptName,
+  type PartHead,
+} from '../../../common/multipart/head.js';
 import { type PartSink, readMultipart } from '../../../common/multipart/reader.js';
 import { MultipartError } from '../../../common/multipart/scanner.js';
 import { upload } from '../../../openapi/contract.js';
@@ -61,7 +67,7 @@ const ignored: PartSink = { data() {} };
 /** Where each part of an upload form goes: the one file into storage, the scene into the form. */
 function partSink(form: FormProgress, storage: Storage, id: string, maxBytes: number) {
   return (head: PartHead): PartSink => {
-    if (form.fields.length < keptFields) form.fields.push(head.name.slice(0, 256));
+    if (form.fields.length < keptFields) form.fields.push(keptName(head.name, 256));
     if (head.filename === undefined) {
       if (head.name !== upload.sceneField || form.scene !== undefined) return ignored;
       const bytes: Uint8Array[] = [];
