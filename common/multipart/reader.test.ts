@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundaryOf, isFormData, type PartHead, parameters } from './head.js';
+import { boundaryOf, extensionOf, isFormData, keptName, type PartHead, parameters } from './head.js';
 import { readMultipart } from './reader.js';
 import { MultipartError } from './scanner.js';
 
@@ -54,6 +54,22 @@ async function parse(bytes: Uint8Array, boundary: string, cuts?: number[]): Prom
 const crlf = (text: string) => encoder.encode(text.replaceAll('\n', '\r\n'));
 
 describe('isFormData, boundaryOf and parameters', () => {
+  it('keeps a name whole up to its cap, else its start (or its end, for a file name)', () => {
+    expect(keptName('file', 256)).toBe('file');
+    expect(keptName(`${'x'.repeat(300)}.wav`, 8)).toBe('xxxxxxxx');
+    expect(keptName(`${'x'.repeat(300)}.wav`, 8, true)).toBe('xxxx.wav');
+  });
+
+  it.each([
+    ['a.WAV', 'wav'],
+    ['a.b.mp3', 'mp3'],
+    ['.wav', ''],
+    ['a.', ''],
+    ['noext', ''],
+  ])('the extension of %s is %j', (name, extension) => {
+    expect(extensionOf(name)).toBe(extension);
+  });
+
   it.each([
     ['multipart/form-data; boundary=b', true],
     [' Multipart/Form-Data ;boundary=b', true],
