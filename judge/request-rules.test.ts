@@ -90,6 +90,9 @@ describe('request rules: was the deployment right to accept or refuse', () => {
       { ...save('ok'), ...answer(400), requestHeaders: { 'x-api-key': 'k', 'content-type': 'text/plain' } },
     ],
     ['a .flac refused with 20012', { ...form('a.flac'), ...answer(400, 20012) }],
+    // A dotfile's name: no extension (as the mock reads it) or the extension wav; either is a service's reading.
+    ['a file named ".wav" refused with 20012', { ...form('.wav'), ...answer(400, 20012) }],
+    ['a file named ".wav" accepted', { ...form('.wav'), ...answer(200) }],
     ['an .ogg refused for the upload rate (429)', { ...form('a.ogg'), ...answer(429, 10005) }],
     [
       'text under its alias `text` accepted (text-alias is open)',

@@ -7,6 +7,7 @@
  * audio content, billing) are never judged here; a synthesis refused although one like it was accepted
  * before is judged by the session (session-rules.ts), which knows what was accepted.
  */
+import { extensionOf } from '../common/multipart/head.js';
 import { errors, normalizeVoiceId, synthesis, upload, voiceId } from '../openapi/contract.js';
 import {
   type ExchangeFacts,
@@ -30,9 +31,6 @@ export function voiceIdProblem(raw: unknown): string | undefined {
     ? undefined
     : `voice_id ${JSON.stringify(raw)} is ${JSON.stringify(id)} once trimmed and lowercased, not 1 to 30 of ${voiceId.alphabet}`;
 }
-
-/** The extension of a filename, lowercased, without the dot ('' when none). */
-const extensionOf = (name: string) => (/\.([^./\\]+)$/.exec(name)?.[1] ?? '').toLowerCase();
 
 /** Refusal codes that name a request ground (others are state, content, billing or faults). */
 const invalidCode = errors.invalidRequest.code;
@@ -91,6 +89,8 @@ function judgeUpload(facts: ExchangeFacts, add: Add): void {
   if (problem && isSuccess(facts)) add(rules.uploadForm, `${problem}; HTTP ${facts.status} accepted it`);
   const file = files.length === 1 ? files[0] : undefined;
   if (!file || file.filename === undefined) return;
+  // `.wav`: a name with no extension, or the extension wav? The spec does not say; either reading stands.
+  if (/^\.[^.]*$/.test(file.filename)) return;
   const ext = extensionOf(file.filename);
   const allowed = (upload.allowedExtensions as readonly string[]).includes(ext);
   if (!allowed && isSuccess(facts))

@@ -4,14 +4,14 @@ import {
   documentedOperationIds,
   documentedStatuses,
   errorExample,
-  type Finding,
+  type SchemaProblem,
   validateJsonBody,
   validateQuery,
   validateResponse,
 } from './validate.js';
 
 /** The findings reduced to `pointer keyword`, the part callers branch on. */
-function brief(findings: Finding[]): string[] {
+function brief(findings: SchemaProblem[]): string[] {
   return findings.map((f) => `${f.pointer} ${f.keyword}`);
 }
 

@@ -2,7 +2,7 @@
  * Validators and routing derived from the OpenAPI document at run time, with no file or Node access:
  * the document comes from `generated/spec.ts`, and each schema's validator from `generated/validators.ts`
  * (ajv standalone code made by `npm run generate`).
- * Expected failures are values (`Finding[]`); nothing here throws for bad input.
+ * Expected failures are values (`SchemaProblem[]`); nothing here throws for bad input.
  *
  * @example
  * const route = matchRoute('GET', '/v1/voice/list');
@@ -17,7 +17,7 @@ import { type PrecompiledValidator, validators } from './generated/validators.js
 export { matchRoute, type RouteMatch } from './route-match.js';
 
 /** One problem found in a validated value. `pointer` is a JSON pointer into that value. */
-export interface Finding {
+export interface SchemaProblem {
   pointer: string;
   message: string;
   keyword: string;
@@ -34,7 +34,7 @@ function validatorFor(key: string, coerce = false): PrecompiledValidator {
   return validate;
 }
 
-function toFindings(errors: ErrorObject[] | null | undefined): Finding[] {
+function toFindings(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
   return (errors ?? [])
     .filter((error) => error.keyword !== 'if') // its `then` errors already say what is missing
     .map((error) => {
@@ -46,7 +46,7 @@ function toFindings(errors: ErrorObject[] | null | undefined): Finding[] {
     });
 }
 
-function unknownOperation(operationId: string): Finding[] {
+function unknownOperation(operationId: string): SchemaProblem[] {
   return [{ pointer: '', keyword: 'operation', message: `unknown operationId "${operationId}"` }];
 }
 
@@ -55,7 +55,7 @@ function unknownOperation(operationId: string): Finding[] {
  *
  * @example validateJsonBody('synthesizeSpeech', { text: 'hi' }) // [{ pointer: '/generate_text', keyword: 'required', … }]
  */
-export function validateJsonBody(operationId: OperationId, body: unknown): Finding[] {
+export function validateJsonBody(operationId: OperationId, body: unknown): SchemaProblem[] {
   const op = operations().get(operationId);
   if (!op) return unknownOperation(operationId);
   const media = at(op, 'requestBody');
@@ -99,7 +99,7 @@ function readQueryParameters(op: Operation): { name: string; required: boolean; 
  *
  * @example validateQuery('listVoices', { page_size: '21' }) // [{ pointer: '/page_size', keyword: 'maximum', … }]
  */
-export function validateQuery(operationId: OperationId, query: Record<string, string>): Finding[] {
+export function validateQuery(operationId: OperationId, query: Record<string, string>): SchemaProblem[] {
   const op = operations().get(operationId);
   if (!op) return unknownOperation(operationId);
   const params = queryParameters(op);
@@ -137,7 +137,7 @@ export function documentedStatuses(operationId: OperationId): number[] {
  *
  * @example validateResponse('listVoices', 418, {}) // [{ pointer: '', keyword: 'status', … }]
  */
-export function validateResponse(operationId: OperationId, status: number, body: unknown): Finding[] {
+export function validateResponse(operationId: OperationId, status: number, body: unknown): SchemaProblem[] {
   const op = operations().get(operationId);
   if (!op) return unknownOperation(operationId);
   const response = responseFor(op, status) ?? responseFor(op, 'default');

@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { boundaryOf, isFormData } from '../common/multipart/head.js';
 import { maskUrl } from '../common/secrets.js';
 import { audioKindOf, pcmLayoutOf } from '../judge/audio.js';
 import { AudioWatch } from '../judge/audio-watch.js';
@@ -98,8 +99,6 @@ class JsonKeeper {
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const isJson = (ct: string | undefined) => /^application\/([\w.+-]*\+)?json\b/i.test((ct ?? '').trim());
-const boundaryOf = (ct: string) =>
-  /;\s*boundary=(?:"([^"]{1,70})"|([^;\s]{1,70}))/i.exec(ct)?.slice(1).find(Boolean);
 
 export interface ObserverOptions {
   readonly jsonLimitBytes: number;
@@ -189,7 +188,7 @@ export class ExchangeObserver {
       this.record.requestProblems.push(`query ${f.pointer || '/'} ${f.message}`);
     const ct = first(requestHeaders['content-type']) ?? '';
     if (op === 'uploadFile') {
-      const boundary = /^multipart\/form-data\b/i.test(ct) ? boundaryOf(ct) : undefined;
+      const boundary = isFormData(ct) ? boundaryOf(ct) : undefined;
       if (boundary) this.form = new MultipartCounter(boundary);
       else
         this.record.requestProblems.push(

@@ -32,10 +32,10 @@ describe('MultipartCounter', () => {
     open.push(form(Buffer.alloc(10)).subarray(0, 120));
     expect(open.result()).toMatchObject({
       complete: false,
-      error: 'the body ended before the closing boundary',
+      error: 'the form ends before its closing boundary',
     });
     const bad = new MultipartCounter('b0undary');
     bad.push(Buffer.from('--b0undaryXYZ\r\n\r\nhello'));
-    expect(bad.result().error).toBe('text after a boundary');
+    expect(bad.result().error).toBe('a boundary is not followed by a line break');
   });
 });

@@ -1,6 +1,6 @@
 import { judgeOwnAnswer, type OwnChoices } from '../../judge/judge.js';
 import { apiKeyHeader, errors, type OperationId } from '../../openapi/contract.js';
-import { type Finding, matchRoute, validateJsonBody, validateQuery } from '../../openapi/validate.js';
+import { matchRoute, type SchemaProblem, validateJsonBody, validateQuery } from '../../openapi/validate.js';
 import { type Answer, BytesAnswer, DroppedAnswer, dropped } from './answer/answer.js';
 import { excerpt, type Failure, fail, failureAnswer, isFailure, render } from './answer/envelope.js';
 import type { CoreRequest, OperationContext, ServiceDeps } from './context.js';
@@ -26,7 +26,7 @@ const jsonOperations: ReadonlySet<OperationId> = new Set(['saveVoice', 'synthesi
  * Turns schema findings into the most specific catalogue entry (the code and status are the same
  * 10001/400), with a message for people naming the field, the rule and the value received.
  */
-function findingsFailure(where: FindingSource, findings: Finding[], received: unknown): Failure {
+function findingsFailure(where: FindingSource, findings: SchemaProblem[], received: unknown): Failure {
   const text = describeFindings(where, findings, received);
   const pointers = new Set(findings.map((f) => f.pointer));
   if (pointers.has('/speed') && findings.some((f) => f.keyword === 'minimum'))

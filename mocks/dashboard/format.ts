@@ -1,62 +1,13 @@
-/** A request of GET /__mock/requests, as the page reads it. */
-export interface LogEntry {
-  seq: number;
-  at: number;
-  method: string;
-  path: string;
-  key: string | null;
-  status: number;
-  operationId: string | null;
-  durationMs: number | null;
-  errorCode: number | null;
-  errorMessage: string | null;
-  stream: {
-    ttfbMs: number;
-    chunks: number;
-    bytes: number;
-    durationMs: number;
-    complete: boolean;
-  } | null;
-  /** The JSON body of a synthesis request, kept so it can be sent again; null otherwise. */
-  body: string | null;
-  /** The URL's query with its `?`, '' without one. */
-  query: string;
-  /** The Prefer directives that made this answer (`code=503`, `latency=300`): [] for a real one. */
-  forced: string[];
-  /** What the mock's X-Mock-Warning said. */
-  warnings: string[];
-  /** Whether the answer keeps the contract; a mock's answer that does not is a bug of the mock. */
-  verdict: { ok: boolean; problems: string[]; checked: 'body' | 'status' | 'nothing' } | null;
-}
+// The journal's JSON as the core declares it: types only, erased from the bundle (layout.test.ts checks
+// that the page imports nothing else of the kit), so the page and the API cannot disagree on a field.
+import type { ExchangeView, HeaderLine } from '../core/control/journal-view.js';
+import type { RequestLogEntry } from '../core/state/request-log.js';
 
-/** A header of GET /__mock/requests/<seq> (keys masked by the mock). */
-export interface HeaderLine {
-  name: string;
-  value: string;
-}
-
+export type { HeaderLine };
+/** A request of GET /__mock/requests. */
+export type LogEntry = RequestLogEntry;
 /** GET /__mock/requests/<seq>: one request and its answer in full. */
-export interface ExchangeDetail extends LogEntry {
-  request: {
-    method: string;
-    url: string;
-    headers: HeaderLine[];
-    body: { text: string; chars: number; truncated: boolean } | null;
-    upload: {
-      fields: string[];
-      fileName: string | null;
-      fileBytes: number;
-      scene: string | null;
-      container: string | null;
-    } | null;
-  };
-  answer: {
-    status: number;
-    headers: HeaderLine[];
-    body: string | null;
-    audio: { format: string; mediaType: string; bytes: number | null; durationSeconds: number | null } | null;
-  };
-}
+export type ExchangeDetail = ExchangeView;
 
 /** A JSON text indented for reading; the text as it came when it is no (whole) JSON. */
 export function prettyJson(text: string): string {

@@ -149,7 +149,9 @@ describe('the proxy in front of the kit’s mock', () => {
     await list.arrayBuffer();
     const report = proxy.report();
     const problems = report.exchanges.flatMap((e) => e.requestProblems);
-    expect(problems).toContain('the multipart form does not parse: text after a boundary');
+    expect(problems).toContain(
+      'the multipart form does not parse: a boundary is not followed by a line break',
+    );
     expect(problems.some((p) => p.includes('not multipart/form-data with a boundary'))).toBe(true);
     expect(report.exchanges.flatMap((e) => e.notes)).toContain(
       'the request target "//[" is not a URL: not judged',

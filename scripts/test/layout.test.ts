@@ -45,12 +45,25 @@ const mayImport: Record<string, readonly string[]> = {
   'audio/synthesis/': ['audio/types.ts', 'openapi/'],
   'audio/analysis/': ['audio/containers/', 'audio/types.ts', 'openapi/'],
   // common/secrets.ts: the one rule of what the journal masks (the proxy's HAR and reports use it too).
-  'mocks/core/': ['audio/', 'mocks/config/', 'openapi/', 'judge/', 'profile/', 'common/secrets.ts'],
+  'mocks/core/': [
+    'audio/',
+    'mocks/config/',
+    'openapi/',
+    'judge/',
+    'profile/',
+    'common/secrets.ts',
+    'common/multipart/',
+  ],
   'mocks/index.ts': ['mocks/core/', 'mocks/config/', 'profile/'],
   'mocks/msw.ts': ['mocks/core/'],
   'mocks/node/': ['mocks/core/', 'mocks/config/', 'openapi/', 'common/', 'profile/'],
-  // The page at /__mock/: browser code that reads the control API's JSON like any script.
-  'mocks/dashboard/': [],
+  // The page at /__mock/: browser code that reads the control API's JSON like any script; it takes
+  // the types of that JSON from the core (type-only imports, checked below: nothing of the core runs there).
+  'mocks/dashboard/': [
+    'mocks/core/state/request-log.ts',
+    'mocks/core/control/journal-view.ts',
+    'mocks/core/control/state-view.ts',
+  ],
   'conformance/types.ts': [],
   'conformance/toolkit/': ['conformance/types.ts', 'judge/', 'openapi/', 'profile/'],
   'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'judge/', 'openapi/'],
@@ -125,6 +138,7 @@ const platformFree = [
   'common/header-names.ts',
   'common/json-depth.ts',
   'common/secrets.ts',
+  'common/multipart/',
   'mocks/config/',
   'audio/',
   'mocks/core/',
@@ -219,6 +233,17 @@ describe('repository layout', () => {
         .map(([what]) => `${file.path} ${what}`);
     });
     expect(offences).toEqual([]);
+  });
+
+  it('the dashboard imports only types of the kit, which its bundle leaves out', () => {
+    const valueImports = files
+      .filter((file) => under(file.path, 'mocks/dashboard/') && !isTest(file))
+      .flatMap((file) =>
+        [...file.code.matchAll(/^import\s+(?!type\s)[^;]*?from\s+'(\.\.\/[^']+)'/gm)].map(
+          (match) => `${file.path} imports ${match[1]} as a value`,
+        ),
+      );
+    expect(valueImports).toEqual([]);
   });
 
   it('no function of shipped code is longer than 150 lines (split into named steps instead)', () => {

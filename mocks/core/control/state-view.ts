@@ -6,6 +6,7 @@ import { signVoiceUrl, voiceUrlExpiry } from '../reference/signed-url.js';
 import type { UploadAnalysis } from '../state/mock-state.js';
 import { maskKey } from '../state/request-log.js';
 import type { KeptVoices } from '../state/state-view-cache.js';
+import type { VoiceRecord } from '../state/voices.js';
 
 /** The parts of a space key (`organization\0[project\0]environment`, see state/tenancy.ts). */
 const partsOf = (space: string): string[] => space.split('\u0000');
@@ -37,6 +38,28 @@ function viewExpiry(deps: ServiceDeps): number {
   return Math.floor(exact / step) * step;
 }
 
+/** One custom voice of GET /__mock/state, with a voice_url signed to `expires`. */
+async function voiceView(deps: ServiceDeps, origin: string, voice: VoiceRecord, expires: number) {
+  const [organization = '', environment = ''] = partsOf(voice.space);
+  return {
+    organization,
+    environment,
+    voiceId: voice.voiceId,
+    createdAt: voice.createdAt,
+    account: voice.account,
+    // An upload's object key when the voice was made from one; null when ref_audio was a URL.
+    sourceUpload: voice.ownsAudio ? null : voice.audioId,
+    // Where its recording came from, for people: an upload, a ref_audio URL, or POST /__mock/populate.
+    source: voice.populated
+      ? ('populated' as const)
+      : voice.ownsAudio
+        ? ('url' as const)
+        : ('upload' as const),
+    mediaType: voice.audioMediaType,
+    voiceUrl: await signVoiceUrl(deps, origin, voice.ref, expires),
+  };
+}
+
 /**
  * The custom voices per organization and environment with a playable voice_url and the upload they
  * came from, as JSON: kept in `state.caches.stateView` while the voice store, the origin and the
@@ -48,24 +71,8 @@ export async function voicesPart(deps: ServiceDeps, origin: string): Promise<Kep
   const key = state.caches.stateView.keyOf(state.voices, origin, expires);
   const kept = state.caches.stateView.get(key);
   if (kept) return kept;
-  const records = state.voices.all();
   const voices = await Promise.all(
-    records.map(async (voice) => {
-      const [organization = '', environment = ''] = partsOf(voice.space);
-      return {
-        organization,
-        environment,
-        voiceId: voice.voiceId,
-        createdAt: voice.createdAt,
-        account: voice.account,
-        // An upload's object key when the voice was made from one; null when ref_audio was a URL.
-        sourceUpload: voice.ownsAudio ? null : voice.audioId,
-        // Where its recording came from, for people: an upload, a ref_audio URL, or POST /__mock/populate.
-        source: voice.populated ? 'populated' : voice.ownsAudio ? 'url' : 'upload',
-        mediaType: voice.audioMediaType,
-        voiceUrl: await signVoiceUrl(deps, origin, voice.ref, expires),
-      };
-    }),
+    state.voices.all().map((voice) => voiceView(deps, origin, voice, expires)),
   );
   const json = JSON.stringify(voices);
   const part = { tag: `v${hashOf(key)}.${hashOf(json)}`, json, count: voices.length };
@@ -147,6 +154,13 @@ function restOf(deps: ServiceDeps) {
   };
   return { head, tail };
 }
+
+/** One custom voice of GET /__mock/state (the dashboard draws it by this type). */
+export type VoiceView = Awaited<ReturnType<typeof voiceView>>;
+
+/** GET /__mock/state's data (the dashboard reads it by this type; `?voices=none` leaves `voices` out). */
+export type StateView = ReturnType<typeof restOf>['head'] &
+  ReturnType<typeof restOf>['tail'] & { voices: VoiceView[]; voicesTag: string; voiceCount: number };
 
 /** A JSON answer with its strong validator, or 304 with no body when the client holds those bytes. */
 function validated(request: CoreRequest, tag: string, dataJson: () => string): Answer {

@@ -1,10 +1,18 @@
+import {
+  boundaryOf,
+  extensionOf,
+  isFormData,
+  keptName,
+  type PartHead,
+} from '../../../common/multipart/head.js';
+import { type PartSink, readMultipart } from '../../../common/multipart/reader.js';
+import { MultipartError } from '../../../common/multipart/scanner.js';
 import { upload } from '../../../openapi/contract.js';
 import { type Failure, fail, quoted } from '../answer/envelope.js';
 import type { CoreRequest } from '../context.js';
 import { concat, type Storage, type StorageWriter } from '../platform/storage.js';
 import { noteUpload, uploadHeadBytes } from '../state/exchange.js';
-import { boundaryOf, MultipartError, type PartHead, type PartSink, readMultipart } from './multipart.js';
-import { BodyStalled, drain, mediaType } from './request-body.js';
+import { BodyStalled, drain } from './request-body.js';
 
 /** A multipart upload form as received: the one file (stored) and the scene field. */
 export interface ReceivedUpload {
@@ -35,12 +43,6 @@ interface FormProgress {
 /** How many part names the journal is told: a form of 10,000 parts must not be kept whole. */
 const keptFields = 16;
 
-/** The extension of a file name, lowercased, without the dot; '' when there is none. */
-export const extensionOf = (fileName: string): string => {
-  const dot = fileName.lastIndexOf('.');
-  return dot <= 0 || dot === fileName.length - 1 ? '' : fileName.slice(dot + 1).toLowerCase();
-};
-
 /** Thrown by a sink to stop reading the form (past the size limit): the rest is drained, not parsed. */
 const stopReading = new Error('stop reading the form');
 
@@ -65,7 +67,7 @@ const ignored: PartSink = { data() {} };
 /** Where each part of an upload form goes: the one file into storage, the scene into the form. */
 function partSink(form: FormProgress, storage: Storage, id: string, maxBytes: number) {
   return (head: PartHead): PartSink => {
-    if (form.fields.length < keptFields) form.fields.push(head.name.slice(0, 256));
+    if (form.fields.length < keptFields) form.fields.push(keptName(head.name, 256));
     if (head.filename === undefined) {
       if (head.name !== upload.sceneField || form.scene !== undefined) return ignored;
       const bytes: Uint8Array[] = [];
@@ -132,7 +134,7 @@ export async function receiveUpload(
   maxBytes: number,
 ): Promise<ReceivedUpload | Failure> {
   const contentType = request.headers.get('content-type') ?? '';
-  if (mediaType(contentType) !== 'multipart/form-data' || !request.body) {
+  if (!isFormData(contentType) || !request.body) {
     await drain(request.body);
     return fail(
       'invalidUpload',

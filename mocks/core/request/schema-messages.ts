@@ -1,5 +1,5 @@
 import { limits, synthesis } from '../../../openapi/contract.js';
-import type { Finding } from '../../../openapi/validate.js';
+import type { SchemaProblem } from '../../../openapi/validate.js';
 
 /** Where a finding was made: the query string (values are the strings received) or the JSON body. */
 export type FindingSource = 'query' | 'body';
@@ -85,7 +85,7 @@ function fieldSentence(
  * describeFinding('query', { pointer: '/page_size', keyword: 'minimum', message: 'must be >= 1' }, { page_size: '0' });
  * // 'page_size must be an integer from 1 to 20, got "0"'
  */
-export function describeFinding(source: FindingSource, finding: Finding, received: unknown): string {
+export function describeFinding(source: FindingSource, finding: SchemaProblem, received: unknown): string {
   const value = valueAt(received, finding.pointer);
   const got = shown(value);
   if (finding.pointer === '') {
@@ -108,6 +108,10 @@ export function describeFinding(source: FindingSource, finding: Finding, receive
  * @example
  * describeFindings('body', findings, body); // 'generate_text must not be empty'
  */
-export function describeFindings(source: FindingSource, findings: readonly Finding[], received: unknown) {
+export function describeFindings(
+  source: FindingSource,
+  findings: readonly SchemaProblem[],
+  received: unknown,
+) {
   return findings.map((finding) => describeFinding(source, finding, received)).join('; ');
 }

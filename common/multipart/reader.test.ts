@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { concat } from '../platform/storage.js';
-import { boundaryOf, MultipartError, type PartHead, parameters, readMultipart } from './multipart.js';
-import { drain } from './request-body.js';
+import { boundaryOf, extensionOf, isFormData, keptName, type PartHead, parameters } from './head.js';
+import { readMultipart } from './reader.js';
+import { MultipartError } from './scanner.js';
 
 const encoder = new TextEncoder();
+
+const concat = (chunks: readonly Uint8Array[]): Uint8Array => {
+  const out = new Uint8Array(chunks.reduce((sum, c) => sum + c.byteLength, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+};
 
 /** A body stream that delivers `bytes` cut at the given offsets. */
 function streamOf(bytes: Uint8Array, cuts: number[] = []): ReadableStream<Uint8Array> {
@@ -43,7 +53,34 @@ async function parse(bytes: Uint8Array, boundary: string, cuts?: number[]): Prom
 
 const crlf = (text: string) => encoder.encode(text.replaceAll('\n', '\r\n'));
 
-describe('boundaryOf and parameters', () => {
+describe('isFormData, boundaryOf and parameters', () => {
+  it('keeps a name whole up to its cap, else its start (or its end, for a file name)', () => {
+    expect(keptName('file', 256)).toBe('file');
+    expect(keptName(`${'x'.repeat(300)}.wav`, 8)).toBe('xxxxxxxx');
+    expect(keptName(`${'x'.repeat(300)}.wav`, 8, true)).toBe('xxxx.wav');
+  });
+
+  it.each([
+    ['a.WAV', 'wav'],
+    ['a.b.mp3', 'mp3'],
+    ['.wav', ''],
+    ['a.', ''],
+    ['noext', ''],
+  ])('the extension of %s is %j', (name, extension) => {
+    expect(extensionOf(name)).toBe(extension);
+  });
+
+  it.each([
+    ['multipart/form-data; boundary=b', true],
+    [' Multipart/Form-Data ;boundary=b', true],
+    ['multipart/form-data', true],
+    ['multipart/form-data-x; boundary=b', false],
+    ['multipart/mixed; boundary=b', false],
+    ['', false],
+  ])('%s is form data: %s', (header, expected) => {
+    expect(isFormData(header)).toBe(expected);
+  });
+
   it.each([
     ['multipart/form-data; boundary=abc', 'abc'],
     ['multipart/form-data; boundary="a b;c"', 'a b;c'],
@@ -154,7 +191,7 @@ describe('readMultipart', () => {
   });
 
   // Releasing the reader of a finished stream rejects a promise, which left a Node process slower at
-  // answering HTTP from then on (request-body.ts, letGo): a form read to its end keeps its reader.
+  // answering HTTP from then on (readMultipart lets go only of a body it did not finish): a form read to its end keeps its reader.
   it('leaves a body read to its end locked, and unlocks one that broke off for the caller to drain', async () => {
     const whole = streamOf(form, [7, 40]);
     await readMultipart(whole, 'XyZ', () => ({ data() {} }));
@@ -172,7 +209,10 @@ describe('readMultipart', () => {
     await expect(stopped).rejects.toThrow('stop reading');
     expect(broken.locked).toBe(false);
     // The caller drains what the reader left, to its end.
-    await drain(broken);
+    const rest = broken.getReader();
+    while (!(await rest.read()).done) {
+      // discard
+    }
     expect(broken.locked).toBe(true);
   });
 });
