@@ -34,6 +34,13 @@ function program(): CAC {
   const cli = cac('voice-kit');
   cli.option('-h, --help', 'Print this help');
   cli.option('-v, --version', 'Print the version of voice-kit');
+  mockFlags(cli);
+  conformanceFlags(cli);
+  proxyFlags(cli);
+  return cli;
+}
+
+function mockFlags(cli: CAC): void {
   cli
     .command('mock', 'Run the stateful mock server of the voice service')
     .option(
@@ -82,6 +89,9 @@ function program(): CAC {
       '--no-cors',
       'Answer no CORS preflights and add no CORS headers (on by default, for browser apps)',
     );
+}
+
+function conformanceFlags(cli: CAC): void {
   cli
     .command('conformance', 'Run the conformance suite against a deployment, or against the embedded mock')
     .option('--base-url <url>', 'Deployment to test (default: start the embedded mock)')
@@ -137,6 +147,9 @@ function program(): CAC {
       '--replay <file>',
       'Run a reproduction of --explore (explore-repro.json) again: exit 1 while it still deviates',
     );
+}
+
+function proxyFlags(cli: CAC): void {
   cli
     .command('proxy', 'Pass traffic to a deployment and check every exchange against the contract')
     .option('--upstream <url>', 'The deployment to pass traffic to (required)')
@@ -180,7 +193,6 @@ function program(): CAC {
       'Upstream errors (unreachable, timed out, cut) the session may have and still pass',
       { default: '0' },
     );
-  return cli;
 }
 
 /** How an option is typed: `--port`, or `-h` and `--help`. */
