@@ -22,6 +22,8 @@ export default defineConfig({
           exclude: ['node_modules/**', 'dist/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // dist/ built once per run (when a source changed): tests spawn the built CLI (cli/test/run-cli.ts).
+          globalSetup: ['cli/test/build-once.ts'],
           // No Web Storage in the test workers: msw 2 (the MSW-2 target) reads the global localStorage
           // when it loads, and from Node 25, where Web Storage is on by default, that getter prints an
           // ExperimentalWarning unless --localstorage-file names a file. Nothing here uses Web Storage,

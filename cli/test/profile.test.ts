@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../voice-kit.js';
-
-const root = join(import.meta.dirname, '..', '..');
+import { spawnCli } from './run-cli.js';
 
 /** A staging that chose differently: newest first, PCM headers of its own, 422 for an unknown cursor. */
 const staging = {
@@ -95,26 +93,10 @@ describe('voice-kit mock --profile refuses a bad profile with one line and exit 
   });
 });
 
-/** Spawns `voice-kit mock` (the bin, as npm start runs it) and resolves with its first line. */
+/** Spawns `voice-kit mock` (the bin, as npm start runs it). */
 function start(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'mock', '--port', '0', ...args], {
-    cwd: root,
-    env: { ...process.env, VOICE_KIT_PORT: '' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const line = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      if (stdout.includes('\n')) resolve(stdout.split('\n')[0] as string);
-    });
-    child.once('exit', () => reject(new Error(`exited: ${stderr}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { child, line, exited };
+  const run = spawnCli(['mock', '--port', '0', ...args], { env: { VOICE_KIT_PORT: '' } });
+  return { child: run.child, line: run.firstLine, exited: run.exited };
 }
 
 describe('voice-kit mock with a profile answers as the profile says (Node server)', () => {
