@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 // boundary (HTTP server, MSW, CLI, Prism, the conformance run) live in a test/ folder of their area.
 export default defineConfig({
   test: {
+    // Two files at a time. Vitest's default is one fewer than the cores, which on a 2-core machine is
+    // one file after another; the integration files mostly wait on sockets and child processes.
+    maxWorkers: 2,
     projects: [
       {
         test: {
