@@ -55,7 +55,8 @@ beforeAll(async () => {
     logger: { error: () => undefined },
   });
   plain = await run((req) => mock.fetch(req));
-}, 240_000);
+  // Two whole calibrating runs: ~2 minutes alone on a loaded 2-core machine, twice that beside another file.
+}, 600_000);
 afterAll(async () => {
   await reference?.close();
 });
