@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConformanceSetupError, runConformance } from '../../conformance/index.js';
 import { startProxy } from '../../proxy/index.js';
 import { main } from '../voice-kit.js';
-
-const root = join(import.meta.dirname, '..', '..');
+import { cliBin, root, spawnCli } from './run-cli.js';
 
 /** A staging that chose differently: newest first, PCM headers of its own, 422 for an unknown cursor. */
 const staging = {
@@ -139,7 +138,7 @@ describe('voice-kit mock reads a profile or config within bounds', () => {
       'sh',
       [
         '-c',
-        `head -c 50000000 /dev/zero | "${process.execPath}" --import tsx cli/bin.ts mock --port 0 --profile /dev/stdin`,
+        `head -c 50000000 /dev/zero | "${process.execPath}" "${cliBin}" mock --port 0 --profile /dev/stdin`,
       ],
       { cwd: root, env: { ...process.env, VOICE_KIT_PORT: '' }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
@@ -214,26 +213,10 @@ describe('PCM header names that HTTP gives a meaning are refused at every entry,
   );
 });
 
-/** Spawns `voice-kit mock` (the bin, as npm start runs it) and resolves with its first line. */
+/** Spawns `voice-kit mock` (the bin, as npm start runs it). */
 function start(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'mock', '--port', '0', ...args], {
-    cwd: root,
-    env: { ...process.env, VOICE_KIT_PORT: '' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const line = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      if (stdout.includes('\n')) resolve(stdout.split('\n')[0] as string);
-    });
-    child.once('exit', () => reject(new Error(`exited: ${stderr}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { child, line, exited };
+  const run = spawnCli(['mock', '--port', '0', ...args], { env: { VOICE_KIT_PORT: '' } });
+  return { child: run.child, line: run.firstLine, exited: run.exited };
 }
 
 describe('voice-kit mock with a profile answers as the profile says (Node server)', () => {

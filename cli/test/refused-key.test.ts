@@ -2,15 +2,14 @@
  * A key the deployment refuses (401/10003) stops `voice-kit conformance` before its first case, with
  * one line naming the flag, instead of a run of a hundred cases half of which "fail".
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../mocks/node/server.js';
 import { conformanceCli } from '../voice-kit.js';
+import { runCli } from './run-cli.js';
 
-const root = join(import.meta.dirname, '..', '..');
 let mock: Awaited<ReturnType<typeof startMockServer>>;
 let dir: string;
 beforeAll(async () => {
@@ -31,16 +30,9 @@ const good = {
 
 describe('a refused key stops the run at once (exit 2, one line naming the flag)', () => {
   it('--api-key wrong-key, spawned as a user runs it', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'cli/bin.ts', 'conformance', '--base-url', mock.url, '--api-key', 'wrong-key'],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VOICE_KIT_REPORT_DIR: dir } },
-    );
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
+    const { code, stderr } = await runCli(['conformance', '--base-url', mock.url, '--api-key', 'wrong-key'], {
+      env: { VOICE_KIT_REPORT_DIR: dir },
     });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(stderr.split('\n')[0]).toBe(
       `error: --api-key is refused by ${mock.url}: 401/10003 to GET /v1/voice/list; check that the key is current (not rotated or revoked) and belongs to this deployment's environment`,
     );

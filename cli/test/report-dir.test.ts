@@ -3,36 +3,14 @@
  * cannot go to stops the run before its first case with one line and exit 2; reports that fail to
  * write at the end exit 3, apart from 1 (a must case failed) and 2 (usage).
  */
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
 
-const root = join(import.meta.dirname, '..', '..');
-
-function conformance(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'conformance', ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d;
-  });
-  // A hang (Node's recursive mkdir spins forever on /proc/nope) must fail the test, not the job.
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  return new Promise((resolve) =>
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-}
+// A hang (Node's recursive mkdir spins forever on /proc/nope) must fail the test, not the job.
+const conformance = (args: string[]) => runCli(['conformance', ...args]);
 
 describe('conformance --report-dir', () => {
   let dir: string;

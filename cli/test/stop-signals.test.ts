@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../mocks/node/server.js';
+import { cliArgv } from './run-cli.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const lateMs = 1500;
@@ -56,7 +57,7 @@ afterAll(async () => {
 
 /** The CLI with `args`, its output, and a promise of a line matching `pattern` on either stream. */
 function cli(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', ...args], {
+  const child = spawn(process.execPath, cliArgv(args), {
     cwd: root,
     env: { ...process.env, VOICE_KIT_PORT: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

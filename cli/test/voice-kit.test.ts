@@ -1,36 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { root, spawnCli } from './run-cli.js';
 
-const root = join(import.meta.dirname, '..', '..');
-
-function voiceKit(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const firstLine = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      if (stdout.includes('\n')) resolve(stdout.split('\n')[0] as string);
-    });
-    child.once('exit', () => reject(new Error(`exited before printing: ${stderr}`)));
-  });
-  firstLine.catch(() => {}); // awaited only by the tests that expect a line
-  return { child, exited, firstLine, output: () => ({ stdout, stderr }) };
-}
+const voiceKit = (args: string[], env: Record<string, string> = {}) => spawnCli(args, { env });
 
 describe('voice-kit mock', () => {
   let run: ReturnType<typeof voiceKit>;

@@ -2,11 +2,11 @@
  * The CLI: flags and VOICE_KIT_* variables, exit codes, report files, and cleanup on Ctrl-C in a
  * spawned process.
  */
-import { spawn } from 'node:child_process';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli } from '../../cli/test/run-cli.js';
 import { conformanceCli } from '../../cli/voice-kit.js';
 import { allCases } from '../cases/index.js';
 
@@ -105,22 +105,18 @@ describe('voice-kit conformance CLI', () => {
   });
 
   it('on Ctrl-C stops after the current case, deletes the voices of the run and exits 130', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'cli/bin.ts', 'conformance', '--only', 'voice-save.*,list.*', '--report-dir', dir],
-      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const { child, exited } = spawnCli(['conformance', '--only', 'voice-save.*,list.*', '--report-dir', dir]);
     let err = '';
     let interrupted = false;
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
+    child.stderr?.on('data', (d: string) => {
+      err += d;
       // Interrupt once a voice-creating case has finished, so there is something to clean up.
       if (!interrupted && /voice-save\.id\.normalized/.test(err)) {
         interrupted = true;
         child.kill('SIGINT');
       }
     });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const code = await exited;
     expect(err).toMatch(/interrupted/);
     expect(err).toMatch(/cleanup: deleted [1-9]\d* voices of this run, 0 failures/);
     expect(err).toMatch(/left: 0/);

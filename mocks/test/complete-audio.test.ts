@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { spawnCli } from '../../cli/test/run-cli.js';
 import { pcmHeaders } from '../../openapi/contract.js';
 import { StreamAnswer } from '../core/answer/answer.js';
 import { createMockService } from '../core/service.js';
@@ -64,22 +64,12 @@ describe('a complete answer (§4.5) is rendered as it is sent, never held whole'
   );
 });
 
-/** The Node mock server in a process of its own, so that its memory is its own. */
+/** The Node mock server in a process of its own (`voice-kit mock`), so that its memory is its own. */
 async function serverProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const script = fileURLToPath(new URL('./server-process.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const line = /^(http:\S+)\n/m.exec(out);
-      if (line) resolve(line[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`the server process exited with ${code}`)));
-  });
-  return { child, url };
+  const run = spawnCli(['mock', '--port', '0']);
+  const url = /http:\/\/[\d.:]+/.exec(await run.firstLine)?.[0];
+  if (url === undefined) throw new Error(`no URL in the mock's first line: ${run.output().stdout}`);
+  return { child: run.child, url };
 }
 
 /** Resident set size and its high-water mark since the last reset, bytes (Linux /proc). */

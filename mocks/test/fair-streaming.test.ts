@@ -1,24 +1,20 @@
 /**
  * Streams at once take turns (mocks/core/fair-turns.ts): proven by the order things arrive in, never by
- * milliseconds. The server runs in a process of its own (server-process.ts), as `voice-kit mock` does,
+ * milliseconds. The server runs in a process of its own (`voice-kit mock`),
  * so the clients here read while it renders.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli } from '../../cli/test/run-cli.js';
 
-const serverScript = fileURLToPath(new URL('./server-process.ts', import.meta.url));
 let child: ChildProcess;
 let url: string;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', serverScript], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  url = await new Promise<string>((resolve) => lines.once('line', resolve));
+  const run = spawnCli(['mock', '--port', '0']);
+  child = run.child;
+  url = /http:\/\/[\d.:]+/.exec(await run.firstLine)?.[0] ?? '';
 }, 30_000);
 
 afterAll(() => {

@@ -9,9 +9,8 @@ import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliArgv, root } from '../../cli/test/run-cli.js';
 import { json, referenceWav, sameBytes, uploadInit } from './helpers.js';
-
-const root = join(import.meta.dirname, '..', '..');
 
 interface Running {
   child: ChildProcess;
@@ -23,11 +22,10 @@ interface Running {
 /** `voice-kit mock --port 0 --state-dir dir ...`; resolves with its URL, or rejects with its exit and stderr. */
 function startMock(dir: string | undefined, extra: string[] = []): Promise<Running> {
   const state = dir === undefined ? [] : ['--state-dir', dir];
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'cli/bin.ts', 'mock', '--port', '0', '--seed', '7', ...state, ...extra],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, cliArgv(['mock', '--port', '0', '--seed', '7', ...state, ...extra]), {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (chunk) => {

@@ -11,9 +11,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliArgv, root } from '../../cli/test/run-cli.js';
 import { referenceWav, uploadInit } from './helpers.js';
-
-const root = join(import.meta.dirname, '..', '..');
 
 interface Run {
   readonly child: ChildProcess;
@@ -27,7 +26,7 @@ const children: ChildProcess[] = [];
 
 /** `voice-kit mock ...args`: its start line once it prints one, or its exit code and stderr. */
 function mock(args: string[]): Promise<Run | { code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'mock', '--seed', '7', ...args], {
+  const child = spawn(process.execPath, cliArgv(['mock', '--seed', '7', ...args]), {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

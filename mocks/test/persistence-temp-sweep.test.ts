@@ -4,31 +4,21 @@
  * the directory of a live owner and anything not provably ours. Each mock runs in a process of its
  * own with a private TMPDIR.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnCli } from '../../cli/test/run-cli.js';
 import { ownerFileName, startOf } from '../node/temp-dir-owner.js';
 
-const root = join(import.meta.dirname, '..', '..');
-
-/** An in-memory mock server process (server-process.ts) with TMPDIR = `tmp`, once it listens. */
+/** An in-memory mock (`voice-kit mock`) with TMPDIR = `tmp`, once it listens. */
 const children: ChildProcess[] = [];
 
 function startMock(tmp: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mocks/test/server-process.ts'], {
-    cwd: root,
-    env: { ...process.env, TMPDIR: tmp },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('http://')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`the mock exited with ${code}`)));
-  });
+  const run = spawnCli(['mock', '--port', '0'], { env: { TMPDIR: tmp } });
+  children.push(run.child);
+  return run.firstLine.then(() => run.child);
 }
 
 const killed = (child: ChildProcess, signal: NodeJS.Signals) =>

@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cliArgv } from '../../cli/test/run-cli.js';
 import type { MockConfigInput } from '../config/types.js';
 import { type MockServer, startMockServer } from '../node/server.js';
 import { StateDirError } from '../node/state-dir-error.js';
@@ -222,7 +223,7 @@ describe.skipIf(!haveBinaries)(`replicas on one PostgreSQL (--state-url; needs $
     const stateUrl = await cluster.database();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'cli/bin.ts', 'mock', '--port', '0', '--seed', '7', '--state-url', stateUrl],
+      cliArgv(['mock', '--port', '0', '--seed', '7', '--state-url', stateUrl]),
       { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     children.push(child);

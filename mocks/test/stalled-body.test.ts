@@ -43,8 +43,9 @@ describe('a stalled request body', () => {
     expect(text.startsWith('HTTP/1.1 408 ')).toBe(true);
     expect(envelopeOf(text)).toMatchObject({ error_code: 10001, succeed: false, data: null });
     expect(envelopeOf(text).error_message).toMatch(/stalled/);
+    // Not cut before the 300 ms body timeout (a lower bound, so load cannot break it); that it is cut at
+    // all is the 408 above (the client gives up only after 5 s).
     expect(ms).toBeGreaterThanOrEqual(250);
-    expect(ms).toBeLessThan(3000);
     expect(Object.values(server.service.state.rateLimit.snapshot()).flat()).toEqual([]);
     expect(server.service.state.uploads.snapshot().records).toEqual([]);
   });

@@ -2,17 +2,16 @@
  * `voice-kit proxy` as a process: it prints where it listens, prints each violation as it happens, and
  * on SIGTERM writes the reports, prints a summary and exits 1 when a must-rule was violated, else 0.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, spawnCli } from '../../cli/test/run-cli.js';
 import type { ProxyReport } from '../types.js';
 import { envelope, sendJson, type Upstream, upstream } from './upstreams.js';
 
-const root = join(import.meta.dirname, '..', '..');
 let up: Upstream;
 let dir: string;
 
@@ -36,52 +35,19 @@ async function session(
   beforeStop?: () => Promise<void>,
   extra: readonly string[] = [],
 ) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'cli/bin.ts',
-      'proxy',
-      '--upstream',
-      up.url,
-      '--port',
-      '0',
-      '--report-dir',
-      reportDir,
-      ...extra,
-    ],
-    { cwd: root },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => {
-    stdout += c;
-  });
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  await expect.poll(() => stdout, { timeout: 15_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
-  const url = /listening on (http:\/\/\S+),/.exec(stdout)?.[1];
+  const run = spawnCli(['proxy', '--upstream', up.url, '--port', '0', '--report-dir', reportDir, ...extra]);
+  const { child, exited } = run;
+  const stdout = () => run.output().stdout;
+  await expect.poll(stdout, { timeout: 15_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+  const url = /listening on (http:\/\/\S+),/.exec(stdout())?.[1];
   for (const path of paths) await (await fetch(`${url}${path}`)).arrayBuffer();
   await beforeStop?.();
   child.kill('SIGTERM');
-  return { code: await exited, stdout, stderr };
+  return { code: await exited, ...run.output() };
 }
 
 /** A proxy that must not start: its exit code and stderr. */
-async function refused(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'proxy', ...args], { cwd: root });
-  let stderr = '';
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearTimeout(timer);
-  return { code, stderr };
-}
+const refused = (args: string[]) => runCli(['proxy', ...args], { timeoutMs: 15_000 });
 
 describe('voice-kit proxy', () => {
   it('exits 1 on SIGTERM after a must violation, having printed it and written the reports', async () => {
@@ -158,58 +124,30 @@ describe('voice-kit proxy', () => {
   });
 
   it('a second signal within a second while it waits for an exchange in flight is the same stop: the reports are written', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'cli/bin.ts',
-        'proxy',
-        '--upstream',
-        up.url,
-        '--port',
-        '0',
-        '--report-dir',
-        join(dir, 'twice'),
-      ],
-      { cwd: root },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    await expect.poll(() => stdout, { timeout: 15_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
-    const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1]);
+    const reportDir = join(dir, 'twice');
+    const run = spawnCli(['proxy', '--upstream', up.url, '--port', '0', '--report-dir', reportDir]);
+    const stdout = () => run.output().stdout;
+    await expect.poll(stdout, { timeout: 15_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout())?.[1]);
     // A request whose body never ends keeps the proxy's close waiting for its grace second.
     const socket = connect(port, '127.0.0.1', () =>
       socket.write('POST /v1/voice/save HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{'),
     );
     socket.on('error', () => undefined);
     await new Promise((r) => setTimeout(r, 200));
-    const started = performance.now();
-    child.kill('SIGTERM');
+    run.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 100));
     // Within a second of the first: the same stop (one signal to a process group under npm arrives twice).
-    child.kill('SIGTERM');
-    expect([0, 1]).toContain(await exited);
-    expect(performance.now() - started).toBeLessThan(10_000);
-    expect(stderr).not.toContain('stopped again');
-    expect(existsSync(join(dir, 'twice', 'proxy.json'))).toBe(true);
+    run.child.kill('SIGTERM');
+    expect([0, 1]).toContain(await run.exited);
+    expect(run.output().stderr).not.toContain('stopped again');
+    expect(existsSync(join(reportDir, 'proxy.json'))).toBe(true);
     socket.destroy();
   });
 
   it('refuses a missing --upstream with exit 2', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'proxy'], { cwd: root });
-    let stderr = '';
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(2);
+    const { code, stderr } = await runCli(['proxy']);
+    expect(code).toBe(2);
     expect(stderr).toContain('--upstream is required');
   });
 });

@@ -8,15 +8,15 @@
  * the budget say so in their notes, with no violation. The proxy runs as a process, so that its RSS
  * is its own.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnCli } from '../../cli/test/run-cli.js';
 import type { ProxyReport } from '../types.js';
 import { heldLoad, warmUp } from './held-bodies.js';
 
-const root = join(import.meta.dirname, '..', '..');
 const kib = (pid: number, field: string) =>
   readFile(`/proc/${pid}/status`, 'utf8').then(
     (s) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(s)?.[1]) * 1024,
@@ -33,31 +33,13 @@ describe('the in-flight budget', () => {
       const dir = await mkdtemp(join(tmpdir(), 'vk-proxy-budget-'));
       const load = await heldLoad(1000, 2 * 1024 * 1024 - 100, 'request');
       try {
-        child = spawn(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            'cli/bin.ts',
-            'proxy',
-            '--upstream',
-            load.url,
-            '--port',
-            '0',
-            '--report-dir',
-            dir,
-          ],
-          { cwd: root },
-        );
-        let stdout = '';
-        child.stdout?.on('data', (c) => {
-          stdout += c;
-        });
-        child.stderr?.resume();
-        const exited = new Promise<number | null>((resolve) => child?.once('exit', resolve));
-        await expect.poll(() => stdout, { timeout: 20_000 }).toMatch(/listening on http:\/\/\S+,/);
-        const url = /listening on (http:\/\/\S+),/.exec(stdout)?.[1] ?? '';
-        const pid = child.pid as number;
+        const run = spawnCli(['proxy', '--upstream', load.url, '--port', '0', '--report-dir', dir]);
+        child = run.child;
+        const stdout = () => run.output().stdout;
+        const exited = run.exited;
+        await expect.poll(stdout, { timeout: 20_000 }).toMatch(/listening on http:\/\/\S+,/);
+        const url = /listening on (http:\/\/\S+),/.exec(stdout())?.[1] ?? '';
+        const pid = run.child.pid as number;
         await warmUp(url); // the first synthesis judged compiles its validators: not the load's growth
         const before = await kib(pid, 'VmRSS');
         await writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined); // the peak counts from here
@@ -68,7 +50,7 @@ describe('the in-flight budget', () => {
           });
         });
         const peak = Math.max(peakWhileHeld, await kib(pid, 'VmHWM'));
-        child.kill('SIGTERM');
+        run.child.kill('SIGTERM');
         await exited;
         const growthMB = (peak - before) / 1e6;
         console.log(

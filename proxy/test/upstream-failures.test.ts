@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliArgv } from '../../cli/test/run-cli.js';
 import { ProxySetupError, startProxy } from '../index.js';
 import { envelope, sendJson, type Upstream, upstream } from './upstreams.js';
 
@@ -37,7 +38,7 @@ const key = { 'X-API-Key': 'k' };
 
 /** `voice-kit proxy` with `args`, its output, and a way to stop it. */
 function proxyProcess(args: readonly string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/bin.ts', 'proxy', '--port', '0', ...args], {
+  const child = spawn(process.execPath, cliArgv(['proxy', '--port', '0', ...args]), {
     cwd: root,
   });
   const out = { stdout: '', stderr: '' };

@@ -74,7 +74,8 @@ beforeAll(async () => {
     closed = await proxy.close();
     await reference.close();
   }
-}, 240_000);
+  // A whole calibrating run through the proxy: minutes on a loaded 2-core machine beside another file.
+}, 600_000);
 afterAll(async () => {
   staging.closeAllConnections();
   await new Promise((resolve) => staging.close(resolve));

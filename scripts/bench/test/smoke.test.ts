@@ -16,6 +16,11 @@ const smokeRun = (sections: string) =>
     );
   });
 
+// The sections that start the built mock (and Prism) as processes and load it take minutes on two
+// cores, longer than the rest of the suite: they run when VOICE_KIT_BENCH_SMOKE=1 (docs/development.md).
+const serverSections = process.env.VOICE_KIT_BENCH_SMOKE === '1';
+const serverSection = it.runIf(serverSections);
+
 // Checks that the bench runs and reports its targets; judges no number (no timing assertions).
 describe('npm run bench -- --smoke', () => {
   it('runs the engine sections and prints a line per target', async () => {
@@ -45,7 +50,7 @@ describe('npm run bench -- --smoke', () => {
   });
 
   // The section spawns the built mock (dist/, built first as `npm run bench` does), and reads /proc.
-  it.runIf(process.platform === 'linux')(
+  it.runIf(serverSections && process.platform === 'linux')(
     'runs the complete-audio section and prints its peak RSS growth and target',
     async () => {
       await new Promise<void>((resolve, reject) =>
@@ -66,43 +71,47 @@ describe('npm run bench -- --smoke', () => {
   );
 
   // Spawns the built mock once; its stream clients run as processes of their own.
-  it('runs the fairness section and prints a row and three targets per format', async () => {
-    await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
-        error ? reject(error) : resolve(),
-      ),
-    );
-    const { code, stdout } = await smokeRun('fairness');
-    expect(code).toBe(0);
-    for (const format of ['wav', 'pcm', 'mp3']) {
-      expect(stdout).toMatch(
-        // first byte as the client saw it, the mock's own (request log), the floor (bare node:http)
-        new RegExp(
-          `^${format} +\\d+ +[\\d.]+ +[\\d.]+ / [\\d.]+ +[\\d.]+ / [\\d.]+ +[\\d.]+ / [\\d.]+ +[\\d.]+ +[\\d.]+ +\\d+ %`,
-          'm',
+  serverSection(
+    'runs the fairness section and prints a row and three targets per format',
+    async () => {
+      await new Promise<void>((resolve, reject) =>
+        execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
+          error ? reject(error) : resolve(),
         ),
       );
+      const { code, stdout } = await smokeRun('fairness');
+      expect(code).toBe(0);
+      for (const format of ['wav', 'pcm', 'mp3']) {
+        expect(stdout).toMatch(
+          // first byte as the client saw it, the mock's own (request log), the floor (bare node:http)
+          new RegExp(
+            `^${format} +\\d+ +[\\d.]+ +[\\d.]+ / [\\d.]+ +[\\d.]+ / [\\d.]+ +[\\d.]+ / [\\d.]+ +[\\d.]+ +[\\d.]+ +\\d+ %`,
+            'm',
+          ),
+        );
+        expect(stdout).toMatch(
+          new RegExp(
+            `^(met {3}|MISSED) fairness ${format}, 3 × [\\d,]+ characters: first byte p50 ≤ 50 ms`,
+            'm',
+          ),
+        );
+        expect(stdout).toMatch(
+          new RegExp(`^(met {3}|MISSED) fairness ${format}, .+: synthesis rate at once`, 'm'),
+        );
+        expect(stdout).toMatch(
+          new RegExp(`^(met {3}|MISSED) fairness ${format}, .+: a list during the load`, 'm'),
+        );
+      }
       expect(stdout).toMatch(
-        new RegExp(
-          `^(met {3}|MISSED) fairness ${format}, 3 × [\\d,]+ characters: first byte p50 ≤ 50 ms`,
-          'm',
-        ),
+        /^20 WAV streams of 300 characters at once, each cut after its first bytes \(20 had them\)/m,
       );
-      expect(stdout).toMatch(
-        new RegExp(`^(met {3}|MISSED) fairness ${format}, .+: synthesis rate at once`, 'm'),
-      );
-      expect(stdout).toMatch(
-        new RegExp(`^(met {3}|MISSED) fairness ${format}, .+: a list during the load`, 'm'),
-      );
-    }
-    expect(stdout).toMatch(
-      /^20 WAV streams of 300 characters at once, each cut after its first bytes \(20 had them\)/m,
-    );
-    expect(stdout).toMatch(/^(met {3}|MISSED) fairness: 20 streams cut mid-way, memory within 20 MB/m);
-  }, 120_000);
+      expect(stdout).toMatch(/^(met {3}|MISSED) fairness: 20 streams cut mid-way, memory within 20 MB/m);
+    },
+    120_000,
+  );
 
   // Spawns the built mock twice, in memory and on a state dir, and compares them.
-  it('runs the persist section and prints saves per second and both targets', async () => {
+  serverSection('runs the persist section and prints saves per second and both targets', async () => {
     await new Promise<void>((resolve, reject) =>
       execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
         error ? reject(error) : resolve(),
@@ -120,7 +129,7 @@ describe('npm run bench -- --smoke', () => {
   });
 
   // Spawns the built mock with --expose-gc and reads its memory after a full GC.
-  it('runs the keyless section and prints what clients made the mock keep', async () => {
+  serverSection('runs the keyless section and prints what clients made the mock keep', async () => {
     await new Promise<void>((resolve, reject) =>
       execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
         error ? reject(error) : resolve(),
@@ -137,23 +146,26 @@ describe('npm run bench -- --smoke', () => {
   });
 
   // Spawns the built mock, Prism and the bare server: two short rounds.
-  it('runs the list section and prints its medians, the CPU per request and its target', async () => {
-    await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
-        error ? reject(error) : resolve(),
-      ),
-    );
-    const { code, stdout } = await smokeRun('list');
-    expect(code).toBe(0);
-    expect(stdout).toMatch(
-      /^mock \/ bare = [\d.]+ % {3}mock \/ prism = [\d.]+× {3}bare \/ prism = [\d.]+× /m,
-    );
-    expect(stdout).toMatch(
-      /^CPU per request \(medians\): mock [\d.]+ µs, bare [\d.]+ µs: bare \/ mock = [\d.]+ %/m,
-    );
-    expect(stdout).not.toMatch(/of bare node:http \(median of the rounds\)/);
-    expect(stdout).toMatch(
-      /^(met {3}|MISSED) list: mock ≥ 10× Prism \(median of the rounds\): [\d.]+× \(bare node:http: [\d.]+×\)$/m,
-    );
-  });
+  serverSection(
+    'runs the list section and prints its medians, the CPU per request and its target',
+    async () => {
+      await new Promise<void>((resolve, reject) =>
+        execFile(process.execPath, ['scripts/ensure-built.mjs'], { cwd: root }, (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      );
+      const { code, stdout } = await smokeRun('list');
+      expect(code).toBe(0);
+      expect(stdout).toMatch(
+        /^mock \/ bare = [\d.]+ % {3}mock \/ prism = [\d.]+× {3}bare \/ prism = [\d.]+× /m,
+      );
+      expect(stdout).toMatch(
+        /^CPU per request \(medians\): mock [\d.]+ µs, bare [\d.]+ µs: bare \/ mock = [\d.]+ %/m,
+      );
+      expect(stdout).not.toMatch(/of bare node:http \(median of the rounds\)/);
+      expect(stdout).toMatch(
+        /^(met {3}|MISSED) list: mock ≥ 10× Prism \(median of the rounds\): [\d.]+× \(bare node:http: [\d.]+×\)$/m,
+      );
+    },
+  );
 });
