@@ -3,7 +3,7 @@ import { synthesizeToBytes, systemVoices } from '../../../audio/index.js';
 import { jsonAnswer } from '../answer/answer.js';
 import { createMockService, type MockService } from '../service.js';
 import { keepExchange } from '../state/exchange.js';
-import { verdictOf } from '../state/verdict.js';
+import { verdictOf } from '../state/answer-check.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read answer data by path
 type Body = { status: number; error_code: number; error_message: string; data: any };

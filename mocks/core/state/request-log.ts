@@ -3,7 +3,7 @@ import type { OwnChoices } from '../../../judge/judge.js';
 import type { OperationId } from '../../../openapi/contract.js';
 import { type KeptExchange, sameExchange, shortened } from './exchange.js';
 import { forcedBy, warningsOf } from './forced.js';
-import { type Verdict, verdictOf } from './verdict.js';
+import { type Verdict, verdictOf } from './answer-check.js';
 
 /** How a streamed answer went out, as the adapter that wrote it measured it. */
 export interface StreamTiming {
