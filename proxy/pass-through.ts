@@ -11,7 +11,7 @@ import { controlRequestCheck } from './control-guard.js';
 import { type GatewayStatus, gatewayAnswer } from './gateway-answer.js';
 import { endToEnd } from './hop-by-hop.js';
 import { originForm } from './request-target.js';
-import type { Exchange, ProxySession } from './session.js';
+import type { ExchangeInFlight, ProxySession } from './session.js';
 import { Silence, UpstreamTimeout } from './silence.js';
 import type { UpstreamLink } from './upstream-link.js';
 
@@ -65,7 +65,7 @@ class Relay {
 
   constructor(
     private readonly ctx: PassThroughContext,
-    private readonly exchange: Exchange,
+    private readonly exchange: ExchangeInFlight,
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly upReq: ClientRequest,

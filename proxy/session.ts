@@ -11,7 +11,7 @@ import type { Shadow } from './shadow.js';
 import type { ExchangeRecord, ProxyReport, Violation } from './types.js';
 
 /** One exchange in flight: its observer, and its HAR entry when a HAR is recorded. */
-export interface Exchange {
+export interface ExchangeInFlight {
   readonly observer: ExchangeObserver;
   readonly tap: HarEntryTap | undefined;
 }
@@ -42,14 +42,18 @@ export class ProxySession {
   constructor(private readonly options: SessionOptions) {}
 
   /** A new exchange of `method` on `target` (the path the upstream is sent). */
-  begin(method: string, target: string, req: IncomingMessage): Exchange {
+  begin(method: string, target: string, req: IncomingMessage): ExchangeInFlight {
     const observer = new ExchangeObserver(this.nextId++, method, target, req.headers, this.options.observer);
     const tap = this.options.har?.begin(observer.record.id, method, target, req.rawHeaders, req.headers);
     return { observer, tap };
   }
 
   /** The exchange ended (`aborted`: who cut it); recorded once, however many sides saw the end. */
-  finish({ observer: ex, tap }: Exchange, aborted: ExchangeRecord['aborted'] = null, error?: string): void {
+  finish(
+    { observer: ex, tap }: ExchangeInFlight,
+    aborted: ExchangeRecord['aborted'] = null,
+    error?: string,
+  ): void {
     if (ex.ended) return;
     let findings: ReturnType<ExchangeObserver['end']>;
     try {

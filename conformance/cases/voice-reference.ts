@@ -59,7 +59,7 @@ function probedPoint(code: number | undefined, question: string | undefined): Po
   return `voice-save-statuses/${code}` as PointId;
 }
 
-interface Verdict {
+interface ExpectedRefusal {
   readonly name: string;
   readonly role: FixtureRole;
   readonly error: ErrorName;
@@ -69,7 +69,7 @@ interface Verdict {
   readonly uploadMayRefuse?: boolean;
 }
 
-const verdicts: readonly Verdict[] = [
+const verdicts: readonly ExpectedRefusal[] = [
   {
     name: 'too-large',
     role: 'over-20mib',

@@ -10,7 +10,7 @@ import type { Oracle } from '../../oracle/index.js';
 import { Budget, type Spent } from './budget.js';
 import { deleteCreated, sweepRun } from './cleanup.js';
 import { commandsOf, type Tier, tiers } from './commands/index.js';
-import { Violation } from './commands/step-command.js';
+import { BrokenMustRule } from './commands/step-command.js';
 import { calibrationText } from './commands/synthesize.js';
 import { Deadline, sweepMargin } from './deadline.js';
 import { type Model, newModel } from './model.js';
@@ -143,7 +143,7 @@ class Exploration {
         await walk(seq);
         if (await cursorAcrossDelete(seq, model)) await walk(seq);
       }
-      if (seq.violations.length > 0) throw new Violation(seq.violations.map((v) => v.rule).join(', '));
+      if (seq.violations.length > 0) throw new BrokenMustRule(seq.violations.map((v) => v.rule).join(', '));
     } finally {
       this.note(seq);
       this.created += seq.created.length;

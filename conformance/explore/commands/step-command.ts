@@ -9,7 +9,7 @@ import type { Sequence, StepRecord } from '../sequence.js';
 import type { Step } from '../step.js';
 
 /** A must verdict ends the run: fast-check then shrinks the sequence. */
-export class Violation extends Error {}
+export class BrokenMustRule extends Error {}
 
 export abstract class StepCommand implements AsyncCommand<Model, Sequence> {
   /** The step this command sends in this model, or undefined when it has nothing to act on. */
@@ -36,6 +36,6 @@ export abstract class StepCommand implements AsyncCommand<Model, Sequence> {
       m.writes += 1;
     if (record.status !== undefined) this.learn(m, record, index);
     const must = record.verdicts.filter((v) => v.severity === 'must');
-    if (must.length > 0) throw new Violation(must.map((v) => `${v.rule}: ${v.seen}`).join('; '));
+    if (must.length > 0) throw new BrokenMustRule(must.map((v) => `${v.rule}: ${v.seen}`).join('; '));
   }
 }

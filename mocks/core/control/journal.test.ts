@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { synthesizeToBytes, systemVoices } from '../../../audio/index.js';
 import { jsonAnswer } from '../answer/answer.js';
 import { createMockService, type MockService } from '../service.js';
+import { answerCheckOf } from '../state/answer-check.js';
 import { keepExchange } from '../state/exchange.js';
-import { verdictOf } from '../state/answer-check.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read answer data by path
 type Body = { status: number; error_code: number; error_message: string; data: any };
@@ -244,7 +244,7 @@ describe('the contract verdict', () => {
   it('flags an answer that breaks the OpenAPI description', () => {
     const request = new Request('http://mock.test/v1/voice/list');
     const broken = jsonAnswer(200, { succeed: true, error_code: 0, error_message: '', data: { list: 'no' } });
-    const verdict = verdictOf(
+    const verdict = answerCheckOf(
       { status: 200, operationId: 'listVoices' },
       keepExchange(request, broken, undefined),
     );
@@ -257,8 +257,10 @@ describe('the contract verdict', () => {
       data: null,
     });
     expect(
-      verdictOf({ status: 418, operationId: 'listVoices' }, keepExchange(request, undocumented, undefined))
-        .ok,
+      answerCheckOf(
+        { status: 418, operationId: 'listVoices' },
+        keepExchange(request, undocumented, undefined),
+      ).ok,
     ).toBe(false);
   });
 });

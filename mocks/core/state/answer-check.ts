@@ -8,7 +8,7 @@ import type { KeptExchange } from './exchange.js';
  * verdict is not ok is a bug report. `checked` says how much could be judged: the whole JSON body,
  * or (for a body too large to keep, audio, a dropped connection) its status and type only.
  */
-export interface Verdict {
+export interface AnswerCheck {
   ok: boolean;
   problems: string[];
   checked: 'body' | 'status' | 'nothing';
@@ -28,14 +28,18 @@ const decoder = new TextDecoder();
  * the mock's response check does. The request's side is not judged here (the log keeps only part of it).
  *
  * @example
- * verdictOf({ status: 200, operationId: 'listVoices' }, kept); // { ok: true, problems: [], checked: 'body' }
+ * answerCheckOf({ status: 200, operationId: 'listVoices' }, kept); // { ok: true, problems: [], checked: 'body' }
  */
-export function verdictOf(entry: Judged, exchange: KeptExchange | undefined, own: OwnChoices = {}): Verdict {
+export function answerCheckOf(
+  entry: Judged,
+  exchange: KeptExchange | undefined,
+  own: OwnChoices = {},
+): AnswerCheck {
   const { status, operationId } = entry;
   // A dropped connection (status 0) is what `Prefer: fault=reset` asks for; there is no answer to judge.
   if (status === 0 || exchange === undefined) return { ok: true, problems: [], checked: 'nothing' };
   const json = exchange.answerJson;
-  if (operationId === null) return envelopeVerdict(status, json);
+  if (operationId === null) return envelopeCheck(status, json);
   const responseJson = keptBody(json, exchange.answerBytes);
   if (responseJson.kind === 'not-json')
     return { ok: false, problems: ['the JSON answer does not parse'], checked: 'body' };
@@ -58,7 +62,7 @@ function keptBody(json: Uint8Array | null, bytes: number | null): KeptBody {
 }
 
 /** An answer outside the operations (no route, wrong method): the §2.1 refusal envelope. */
-function envelopeVerdict(status: number, json: Uint8Array | null): Verdict {
+function envelopeCheck(status: number, json: Uint8Array | null): AnswerCheck {
   if (json === null)
     return {
       ok: status >= 400,

@@ -1,9 +1,9 @@
 import { maskSecret, maskUrl } from '../../../common/secrets.js';
 import type { OwnChoices } from '../../../judge/judge.js';
 import type { OperationId } from '../../../openapi/contract.js';
+import { type AnswerCheck, answerCheckOf } from './answer-check.js';
 import { type KeptExchange, sameExchange, shortened } from './exchange.js';
 import { forcedBy, warningsOf } from './forced.js';
-import { type Verdict, verdictOf } from './answer-check.js';
 
 /** How a streamed answer went out, as the adapter that wrote it measured it. */
 export interface StreamTiming {
@@ -48,8 +48,8 @@ export interface RequestLogEntry {
   forced: string[];
   /** What the mock's `X-Mock-Warning` header said on this answer (the hints a person would miss). */
   warnings: string[];
-  /** Whether the answer keeps the contract (verdict.ts), judged when the entry is first read; null until then. */
-  verdict: Verdict | null;
+  /** Whether the answer keeps the contract (answer-check.ts), judged when the entry is first read; null until then. */
+  verdict: AnswerCheck | null;
 }
 
 /** What sending a logged request again takes: its whole key (never listed) and its body. */
@@ -245,7 +245,7 @@ export class RequestLog {
         entry.forced = forcedBy(exchange.requestHeaders.get('prefer'), entry.status);
         entry.warnings = warningsOf(exchange.answerHeaders);
       }
-      entry.verdict = verdictOf(entry, exchange, this.own);
+      entry.verdict = answerCheckOf(entry, exchange, this.own);
     }
     return {
       ...entry,
