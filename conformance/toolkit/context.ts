@@ -8,7 +8,7 @@
  */
 import type { ExchangeFacts } from '../../judge/exchange.js';
 import type { Verdict } from '../../judge/judge.js';
-import { apiKeyHeader, type OperationId } from '../../openapi/contract.js';
+import { apiKeyHeader, errors, type OperationId } from '../../openapi/contract.js';
 import type { PointId } from '../../profile/points.js';
 
 export type { PointId } from '../../profile/points.js';
@@ -56,6 +56,30 @@ export interface CallSpec {
   readonly probes?: PointId;
   /** The part of the point's choice it probes (`shortest` / `longest` of the duration bounds). */
   readonly aspect?: string;
+}
+
+/** Uploads of one run by the user of the main key (§8: the quota is shared by that user's project keys). */
+export interface UserUploads {
+  accepted: number;
+  refused: number;
+}
+const userUploads = new WeakMap<RunState, UserUploads>();
+
+/**
+ * The uploads the main key's user made in this run so far, accepted and refused. Every named key but
+ * `otherOrg` (another organization, so another user) is taken as that user's: counting one too many
+ * only makes the quota check more lenient.
+ */
+export function uploadsOfMainUser(state: RunState): Readonly<UserUploads> {
+  return { ...(userUploads.get(state) ?? { accepted: 0, refused: 0 }) };
+}
+
+function countUpload(state: RunState, key: KeyChoice | undefined, status: number): void {
+  if (key === null || typeof key === 'object' || key === 'otherOrg') return;
+  const counts = userUploads.get(state) ?? { accepted: 0, refused: 0 };
+  if (status === 200) counts.accepted += 1;
+  else if (status !== errors.uploadRateLimited.status) counts.refused += 1;
+  userUploads.set(state, counts);
 }
 
 /** Rules a case judges itself with what it knows (expectAudio decodes the whole body). */
@@ -182,6 +206,7 @@ export class CaseContext {
       return ex;
     }
     this.serverError(req, ex);
+    if (spec.op === 'uploadFile') countUpload(this.state, spec.key, ex.status);
     const facts = factsOf(spec.op ?? undefined, req, spec, ex);
     this.record(facts, spec);
     if (spec.op && !ex.truncated) this.judgeFacts({ ...facts, operationId: spec.op }, ex);
