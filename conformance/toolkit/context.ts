@@ -2,7 +2,8 @@
  * toolkit/: what cases use. CaseContext (here) makes a case's requests and has the one judge (judged.ts)
  * judge every response;
  * actions.ts names the operations of §4, expect.ts the shared assertions, http.ts the one network
- * call, multipart.ts the upload bodies, run-state.ts the state a run shares between its cases.
+ * call, multipart.ts the upload bodies, run-state.ts the state a run shares between its cases, views.ts
+ * the list, free uses and selectability a write is checked against, before and after.
  * May import types.ts, judge/, openapi/ and profile/ (the point a call probes, the recorder it feeds; and
  * music-metadata, in decode-audio.ts); never cases/, run/, setup/, reporters/ or cli/.
  */

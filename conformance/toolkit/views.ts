@@ -44,16 +44,11 @@ export interface ViewChange {
   readonly freeUses: 'kept' | 'charged';
 }
 
-/** List walks a run spent on views, by run (the cost of observing, for tests and notes). */
-const walks = new WeakMap<object, number>();
-export const viewWalks = (ctx: CaseContext): number => walks.get(ctx.state) ?? 0;
-
 /**
  * A complete walk of `key`'s list (page_size 20, following next_voice_id, at most 50 pages) and the
  * free uses its first page shows. A failed page is a finding of its own and leaves the walk incomplete.
  */
 export async function snapshotViews(ctx: CaseContext, key: KeyName = 'main'): Promise<ViewSnapshot> {
-  walks.set(ctx.state, viewWalks(ctx) + 1);
   const ids = new Set<string>();
   const all = new Set<string>();
   let free: number | null = null;
