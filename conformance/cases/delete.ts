@@ -2,6 +2,7 @@ import { asEnvelope } from '../../judge/envelope.js';
 import { createVoice, deleteVoice, listedIds, synthesize } from '../toolkit/actions.js';
 import type { ConformanceCase } from '../toolkit/context.js';
 import { expectAudio, expectOk, expectRefusal } from '../toolkit/expect.js';
+import { expectSelectable, expectViews, snapshotViews } from '../toolkit/views.js';
 import { shortText } from './support.js';
 
 const cases: ConformanceCase[] = [
@@ -9,18 +10,38 @@ const cases: ConformanceCase[] = [
     id: 'delete.voice.removed',
     section: '§3, §4.4',
     severity: 'must',
-    title: 'a deleted voice leaves the list and can no longer be used for synthesis',
+    title:
+      'a deleted voice leaves the list (also one listed and used before) and synthesis, and only that voice',
     needs: { billable: true },
     async run(ctx) {
+      const first = await snapshotViews(ctx);
+      // A neighbour that must survive the delete: a voice of the run already listed, else a new one.
+      const neighbour = [...first.ids][0] ?? (await createVoice(ctx, 'nbr'));
+      if (!neighbour) return;
+      const start = first.ids.has(neighbour) ? first : await snapshotViews(ctx);
       const id = await createVoice(ctx, 'del');
       if (!id) return;
+      // Listed and spoken before the delete, so a list or a voice lookup a deployment caches is filled.
+      const listed = await expectViews(ctx, start, {
+        what: `creating ${id}`,
+        section: '§4.2',
+        added: [id],
+        freeUses: 'charged',
+      });
+      await expectSelectable(ctx, id, true, 'before the delete');
       const ex = await deleteVoice(ctx, id, 'main', { probes: 'delete-response-body' });
       if (!expectOk(ctx, ex, `deleting ${id}`)) return;
       ctx.observe(
         'delete-response-body',
         `data on success: ${JSON.stringify(asEnvelope(ex.json)?.data ?? null)}`,
       );
-      ctx.check(!(await listedIds(ctx)).includes(id), `the deleted voice ${id} is still listed`);
+      await expectViews(ctx, listed, {
+        what: `deleting ${id}`,
+        section: '§4.4',
+        removed: [id],
+        freeUses: 'kept',
+      });
+      await expectSelectable(ctx, neighbour, true, `after deleting ${id}, its neighbour`);
       for (const endpoint of ['complete', 'stream'] as const) {
         const tts = await synthesize(ctx, endpoint, { generate_text: shortText, voice_id: id });
         expectRefusal(ctx, tts, {
@@ -51,7 +72,14 @@ const cases: ConformanceCase[] = [
     openQuestion: 'delete-response-body',
     async run(ctx) {
       const id = ctx.newVoiceId('gone');
+      const before = await snapshotViews(ctx);
       const ex = await deleteVoice(ctx, id, 'main', { probes: 'delete-response-body/missing' });
+      await expectViews(ctx, before, {
+        what: `deleting the missing voice ${id}`,
+        section: '§4.4',
+        absent: [id],
+        freeUses: 'kept',
+      });
       ctx.observe(
         'delete-response-body',
         `already-missing voice: HTTP ${ex.status}, ${JSON.stringify(ex.json)}`,
@@ -72,7 +100,13 @@ const cases: ConformanceCase[] = [
     title: 'deleting system_default never removes it: synthesis with it still works',
     openQuestion: 'delete-refused-status',
     async run(ctx) {
+      const before = await snapshotViews(ctx);
       const ex = await deleteVoice(ctx, 'system_default', 'main', { probes: 'delete-refused-status' });
+      await expectViews(ctx, before, {
+        what: 'deleting system_default',
+        section: '§2.3, §4.4',
+        freeUses: 'kept',
+      });
       const code = asEnvelope(ex.json)?.error_code;
       ctx.observe(
         'delete-refused-status',
@@ -96,7 +130,13 @@ const cases: ConformanceCase[] = [
     async run(ctx) {
       const id = await createVoice(ctx, 'odel');
       if (!id) return;
+      const before = await snapshotViews(ctx);
       const ex = await deleteVoice(ctx, id, 'otherOrg');
+      await expectViews(ctx, before, {
+        what: `deleting ${id} with another organization's key`,
+        section: '§4.4, §5.4',
+        freeUses: 'kept',
+      });
       const code = asEnvelope(ex.json)?.error_code;
       ctx.observe(
         'delete-refused-status',

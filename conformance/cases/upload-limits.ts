@@ -1,7 +1,7 @@
 /** Upload limits of §7.1 and §8 that cost bandwidth or quota: opt-in groups, and the mock's fault scenarios. */
 import { type ErrorName, errors, limits, upload } from '../../openapi/contract.js';
 import { dataOf, uploadForm } from '../toolkit/actions.js';
-import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
+import { type CaseContext, type ConformanceCase, uploadsOfMainUser } from '../toolkit/context.js';
 import { expectOk, expectRefusal } from '../toolkit/expect.js';
 import type { Exchange } from '../toolkit/http.js';
 import { streamedWavUpload } from '../toolkit/multipart.js';
@@ -77,6 +77,7 @@ const rateLimit: ConformanceCase = {
   runLast: true,
   async run(ctx) {
     const attempts = limits.uploadRatePerHour.value + 1;
+    const earlier = uploadsOfMainUser(ctx.state);
     let limited: Exchange | undefined;
     let accepted = 0;
     for (let i = 0; i < attempts && !limited; i++) {
@@ -90,6 +91,14 @@ const rateLimit: ConformanceCase = {
     ctx.note(`${accepted} uploads accepted in this case, ${ctx.state.uploads} in the run, before the limit`);
     if (!ctx.check(limited !== undefined, `${attempts} uploads in a row were all accepted`) || !limited)
       return;
+    // Only stored uploads count: the run's refused ones must have left the quota as it was.
+    const limit = limits.uploadRatePerHour.value;
+    ctx.check(
+      earlier.accepted + accepted >= limit,
+      `the upload quota ran out after ${earlier.accepted + accepted} accepted uploads of this user (${accepted} in this case), short of the ${limit} an hour: ` +
+        `the ${earlier.refused} refused uploads of this run were counted against it (or another client of this user uploaded within the hour) (§4.1, §8)`,
+      { request: limited.request },
+    );
     expectRefusal(ctx, limited, {
       what: 'the upload over the limit',
       status: errors.uploadRateLimited.status,

@@ -1,8 +1,9 @@
 import { errors, upload } from '../../openapi/contract.js';
-import { dataOf, listedIds, remainingFreeUses, uploadForm } from '../toolkit/actions.js';
+import { dataOf, uploadForm } from '../toolkit/actions.js';
 import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
 import { expectOk, expectRefusal } from '../toolkit/expect.js';
 import type { FixtureRole } from '../toolkit/run-state.js';
+import { expectViews, snapshotViews } from '../toolkit/views.js';
 import { isUrl, stringsIn, tinyWav } from './support.js';
 
 const scene = upload.scenes[0];
@@ -105,11 +106,17 @@ const refusedExtensions: ConformanceCase[] = [
     title: `a file named ${c.file} is refused with ${errors.unsupportedExtension.status}/${errors.unsupportedExtension.code}`,
     covers: { codes: [errors.unsupportedExtension.code] },
     async run(ctx) {
+      const before = await snapshotViews(ctx);
       const ex = await uploadForm(ctx, { scene, file: { name: c.file, bytes: tinyWav() } });
       expectRefusal(ctx, ex, {
         what: `an upload named ${c.file}`,
         status: errors.unsupportedExtension.status,
         code: errors.unsupportedExtension.code,
+      });
+      await expectViews(ctx, before, {
+        what: `a refused upload named ${c.file}`,
+        section: '§4.1',
+        freeUses: 'kept',
       });
     },
   }),
@@ -175,10 +182,16 @@ const invalidRequests: ConformanceCase[] = [
     title: `${c.what} is refused with ${errors.invalidUpload.status}/${errors.invalidUpload.code}`,
     covers: { codes: [errors.invalidUpload.code] },
     async run(ctx) {
+      const before = await snapshotViews(ctx);
       expectRefusal(ctx, await c.send(ctx), {
         what: `an upload with ${c.what}`,
         status: errors.invalidUpload.status,
         code: errors.invalidUpload.code,
+      });
+      await expectViews(ctx, before, {
+        what: `a refused upload with ${c.what}`,
+        section: '§4.1',
+        freeUses: 'kept',
       });
     },
   }),
@@ -191,23 +204,20 @@ const sideEffects: ConformanceCase = {
   title: 'an upload creates no voice and consumes no voice-cloning use',
   runFirst: true,
   async run(ctx) {
-    const before = await listedIds(ctx);
-    const freeBefore = await remainingFreeUses(ctx);
+    const before = await snapshotViews(ctx);
     ctx.check(
-      freeBefore !== 0,
+      before.free !== 0,
       'cannot verify: remainingFreeCloneCount is already 0, so an upload that consumed a free use would not show',
       { level: 'should' },
     );
     const ex = await uploadForm(ctx, { scene, file: await ctx.state.referenceAudio() });
     if (!expectOk(ctx, ex, 'uploading the reference')) return;
-    const after = await listedIds(ctx);
-    const freeAfter = await remainingFreeUses(ctx);
-    const added = after.filter((id) => !before.includes(id));
-    ctx.check(added.length === 0, `the upload added voices to the list: ${added.join(', ')}`);
-    ctx.check(
-      freeBefore === freeAfter,
-      `remainingFreeCloneCount went from ${freeBefore} to ${freeAfter} across an upload; it must not change`,
-    );
+    await expectViews(ctx, before, {
+      what: 'an upload',
+      section: '§4.1',
+      freeUses: 'kept',
+      othersKept: true,
+    });
   },
 };
 

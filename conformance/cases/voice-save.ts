@@ -5,7 +5,6 @@ import {
   listAll,
   listedIds,
   referenceKey,
-  remainingFreeUses,
   saveVoice,
   synthesize,
   uploadFile,
@@ -13,6 +12,7 @@ import {
 import type { CaseContext, ConformanceCase } from '../toolkit/context.js';
 import { expectAudio, expectOk, expectRefusal } from '../toolkit/expect.js';
 import { send } from '../toolkit/http.js';
+import { expectSelectable, expectViews, snapshotViews } from '../toolkit/views.js';
 import { shortText } from './support.js';
 
 const maxLen = limits.voiceIdMaxLength.value;
@@ -32,6 +32,7 @@ async function refusedAndAbsent(
 ): Promise<void> {
   const ref = await referenceKey(ctx);
   if (!ref) return;
+  const before = await snapshotViews(ctx);
   const ex = await saveVoice(ctx, { voice_id: voiceId, ref_audio: ref }, 'main', undefined, {
     ...(expectCode === undefined ? { probes: 'voice-id-invalid-characters' } : {}),
   });
@@ -42,8 +43,13 @@ async function refusedAndAbsent(
       : { status: errors.voiceIdTooLong.status, code: expectCode }),
   });
   const normalized = voiceId.trim().toLowerCase();
-  const ids = await listedIds(ctx);
-  ctx.check(!ids.includes(normalized) && !ids.includes(voiceId), `${what}: the voice was created anyway`);
+  const named = [...new Set([normalized, voiceId])].filter((id) => /^[a-z0-9_-]+$/.test(id));
+  await expectViews(ctx, before, {
+    what: `the refused save of ${what}`,
+    section: '§2.3, §4.2',
+    absent: named,
+    freeUses: 'kept',
+  });
 }
 
 const created: ConformanceCase = {
@@ -56,11 +62,16 @@ const created: ConformanceCase = {
     const ref = await referenceKey(ctx);
     if (!ref) return;
     const id = ctx.newVoiceId('new');
+    const before = await snapshotViews(ctx);
     const ex = await saveVoice(ctx, { voice_id: id, ref_audio: ref });
     if (!expectOk(ctx, ex, 'saving a voice')) return;
     ctx.observe('voice-save-data', `data on success: ${JSON.stringify(dataOf(ex) ?? null)}`);
-    const ids = await listedIds(ctx);
-    ctx.check(ids.includes(id), `the new voice ${id} is not in the list`);
+    await expectViews(ctx, before, {
+      what: `saving ${id}`,
+      section: '§4.2',
+      added: [id],
+      freeUses: 'charged',
+    });
     const tts = await synthesize(ctx, 'complete', { generate_text: shortText, voice_id: id });
     await expectAudio(ctx, tts, `synthesis with the new voice ${id}`, { streamed: false });
   },
@@ -163,6 +174,7 @@ const duplicate: ConformanceCase = {
     const beforeAudio = before ? await referenceBytes(ctx, before.voice_url) : undefined;
     const other = await ctx.state.fixture('valid-10s');
     const otherKey = other ? await uploadFile(ctx, other) : await referenceKey(ctx);
+    const views = await snapshotViews(ctx);
     for (const variant of [id, ` ${id.toUpperCase()} `]) {
       const ex = await saveVoice(ctx, { voice_id: variant, ref_audio: otherKey ?? '' }, 'main', undefined, {
         probes: 'voice-save-statuses/10018',
@@ -175,6 +187,12 @@ const duplicate: ConformanceCase = {
         question: 'voice-save-statuses',
       });
     }
+    await expectViews(ctx, views, {
+      what: `two refused saves of the existing id ${id}`,
+      section: '§4.2 rule 2',
+      freeUses: 'kept',
+    });
+    await expectSelectable(ctx, id, true, `after two refused saves of its id`);
     const after = await find();
     if (!ctx.check(after !== undefined, `the voice ${id} disappeared after a duplicate save`)) return;
     ctx.check(
@@ -214,29 +232,60 @@ const reserved: ConformanceCase = {
   },
 };
 
+/** A refused save while free uses are left: the refusal must spend none (a spent one shows only then). */
+async function refusedWhileFree(ctx: CaseContext, voiceId: string, ref: string, what: string): Promise<void> {
+  const before = await snapshotViews(ctx);
+  const ex = await saveVoice(ctx, { voice_id: voiceId, ref_audio: ref });
+  expectRefusal(ctx, ex, { what });
+  await expectViews(ctx, before, {
+    what: `the refused save of ${what}`,
+    section: '§4.2 rule 3',
+    absent: [voiceId.trim().toLowerCase()],
+    freeUses: 'kept',
+  });
+}
+
 const freeUses: ConformanceCase = {
   id: 'voice-save.free-uses.counter',
   section: '§4.2 rule 3, §4.3',
   severity: 'must',
-  title: 'each creation consumes one free use while one is available (remainingFreeCloneCount)',
+  title:
+    'a refused save spends no free use and a creation exactly one while one is left (remainingFreeCloneCount)',
   openQuestion: 'free-uses-and-price',
   needs: { billable: true },
   runFirst: true,
   async run(ctx) {
-    const before = await remainingFreeUses(ctx);
-    if (!ctx.check(before !== null, 'remainingFreeCloneCount is missing from the list')) return;
+    const before = await snapshotViews(ctx);
+    if (!ctx.check(before.free !== null, 'remainingFreeCloneCount is missing from the list')) return;
     ctx.check(
-      before !== 0,
+      before.free !== 0,
       'cannot verify: remainingFreeCloneCount is already 0, so the consumption of a free use cannot be seen',
       { level: 'should' },
     );
-    if (!(await createVoice(ctx, 'free'))) return;
-    const after = await remainingFreeUses(ctx);
-    ctx.observe('free-uses-and-price', `remainingFreeCloneCount ${before} → ${after} after one creation`);
-    const expected = Math.max(0, (before ?? 0) - 1);
-    ctx.check(
-      after === expected,
-      `remainingFreeCloneCount went from ${before} to ${after}; expected ${expected}`,
+    const ref = await referenceKey(ctx);
+    if (!ref) return;
+    // Refusals first, while a free use is left: one on the id, one on the recording (after its analysis).
+    await refusedWhileFree(ctx, idOfLength(ctx, 'fl', maxLen + 1), ref, `a ${maxLen + 1}-character voice_id`);
+    const short = await ctx.state.fixture('short-2.9s');
+    const shortKey = short
+      ? (ctx.state.fixtureKeys.get('short-2.9s') ?? (await uploadFile(ctx, short)))
+      : undefined;
+    if (shortKey) {
+      ctx.state.fixtureKeys.set('short-2.9s', shortKey);
+      await refusedWhileFree(ctx, ctx.newVoiceId('fs'), shortKey, 'a 2.9 s reference');
+    }
+    const start = await snapshotViews(ctx);
+    const id = await createVoice(ctx, 'free');
+    if (!id) return;
+    const after = await expectViews(ctx, start, {
+      what: `creating ${id}`,
+      section: '§4.2',
+      added: [id],
+      freeUses: 'charged',
+    });
+    ctx.observe(
+      'free-uses-and-price',
+      `remainingFreeCloneCount ${start.free} → ${after.free} after one creation`,
     );
   },
 };

@@ -14,6 +14,8 @@ export interface Deviation {
   readonly caughtBy: string;
   /** What the catching case ends as: `fail` (default; the run is not ok) or `warn` (a should-level check). */
   readonly outcome?: 'fail' | 'warn';
+  /** A finding of the catching case must match it: the deviation is caught by the check meant for it. */
+  readonly message?: RegExp;
   readonly handle: (req: Request, next: FetchLike) => Promise<Response>;
 }
 

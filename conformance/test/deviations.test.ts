@@ -15,9 +15,16 @@ import { deviating } from './deviation-kit.js';
 import { sessionDeviations } from './deviations-session.js';
 import { teethDeviations, variations } from './deviations-teeth.js';
 import { uploadDeviations } from './deviations-upload.js';
+import { viewDeviations } from './deviations-views.js';
 import { voiceDeviations } from './deviations-voices.js';
 
-const deviations = [...uploadDeviations, ...voiceDeviations, ...teethDeviations, ...sessionDeviations];
+const deviations = [
+  ...uploadDeviations,
+  ...voiceDeviations,
+  ...teethDeviations,
+  ...sessionDeviations,
+  ...viewDeviations,
+];
 const realFetch: FetchLike = (req) => fetch(req);
 let server: MockServer;
 let reference: Awaited<ReturnType<typeof serveReference>>;
@@ -79,6 +86,12 @@ describe('deviation harness', () => {
     if (want === 'fail') expect(run.ok).toBe(false);
     // A thrown error is not a catch: the case must end with findings, each schema pointer once.
     expect(result?.error).toBeUndefined();
+    const messages = (result?.findings ?? []).map((f) => f.message);
+    if (d.message)
+      expect(
+        messages.some((m) => d.message?.test(m)),
+        messages.join('\n'),
+      ).toBe(true);
     const schema = (result?.findings ?? []).filter((f) => f.pointer !== undefined).map((f) => f.message);
     expect(new Set(schema).size).toBe(schema.length);
   });

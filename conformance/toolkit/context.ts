@@ -2,13 +2,14 @@
  * toolkit/: what cases use. CaseContext (here) makes a case's requests and has the one judge (judged.ts)
  * judge every response;
  * actions.ts names the operations of §4, expect.ts the shared assertions, http.ts the one network
- * call, multipart.ts the upload bodies, run-state.ts the state a run shares between its cases.
+ * call, multipart.ts the upload bodies, run-state.ts the state a run shares between its cases, views.ts
+ * the list, free uses and selectability a write is checked against, before and after.
  * May import types.ts, judge/, openapi/ and profile/ (the point a call probes, the recorder it feeds; and
  * music-metadata, in decode-audio.ts); never cases/, run/, setup/, reporters/ or cli/.
  */
 import type { ExchangeFacts } from '../../judge/exchange.js';
 import type { Verdict } from '../../judge/judge.js';
-import { apiKeyHeader, type OperationId } from '../../openapi/contract.js';
+import { apiKeyHeader, errors, type OperationId } from '../../openapi/contract.js';
 import type { PointId } from '../../profile/points.js';
 
 export type { PointId } from '../../profile/points.js';
@@ -56,6 +57,30 @@ export interface CallSpec {
   readonly probes?: PointId;
   /** The part of the point's choice it probes (`shortest` / `longest` of the duration bounds). */
   readonly aspect?: string;
+}
+
+/** Uploads of one run by the user of the main key (§8: the quota is shared by that user's project keys). */
+export interface UserUploads {
+  accepted: number;
+  refused: number;
+}
+const userUploads = new WeakMap<RunState, UserUploads>();
+
+/**
+ * The uploads the main key's user made in this run so far, accepted and refused. Every named key but
+ * `otherOrg` (another organization, so another user) is taken as that user's: counting one too many
+ * only makes the quota check more lenient.
+ */
+export function uploadsOfMainUser(state: RunState): Readonly<UserUploads> {
+  return { ...(userUploads.get(state) ?? { accepted: 0, refused: 0 }) };
+}
+
+function countUpload(state: RunState, key: KeyChoice | undefined, status: number): void {
+  if (key === null || typeof key === 'object' || key === 'otherOrg') return;
+  const counts = userUploads.get(state) ?? { accepted: 0, refused: 0 };
+  if (status === 200) counts.accepted += 1;
+  else if (status !== errors.uploadRateLimited.status) counts.refused += 1;
+  userUploads.set(state, counts);
 }
 
 /** Rules a case judges itself with what it knows (expectAudio decodes the whole body). */
@@ -182,6 +207,7 @@ export class CaseContext {
       return ex;
     }
     this.serverError(req, ex);
+    if (spec.op === 'uploadFile') countUpload(this.state, spec.key, ex.status);
     const facts = factsOf(spec.op ?? undefined, req, spec, ex);
     this.record(facts, spec);
     if (spec.op && !ex.truncated) this.judgeFacts({ ...facts, operationId: spec.op }, ex);
