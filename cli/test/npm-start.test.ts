@@ -1,6 +1,6 @@
 /**
  * `npm start` as a user runs it (npm 11 on the pinned Node, which runs scripts/start.mjs in `sh -c`):
- * SIGTERM to npm stops the mock; a forgotten `--` never starts a mock on another port; `--version`.
+ * SIGTERM or SIGKILL to npm stops the mock; a forgotten `--` never starts a mock on another port; `--version`.
  * Every port is on loopback and every process is stopped by its id.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -72,6 +72,20 @@ describe('npm start', () => {
     run.child.kill('SIGTERM');
     await run.exited;
     expect(await until(async () => !(await answers(port)), 5_000)).toBe(true);
+  }, 150_000);
+
+  it('stops the mock when npm is killed with SIGKILL (its shell lives on), so a restart gets the port', async () => {
+    const port = await freePort();
+    const run = npmStart(['--', '--port', String(port)]);
+    expect(await until(() => answers(port), 120_000)).toBe(true);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    // Without the watch on npm the mock ran on, orphaned, holding the port for good.
+    expect(await until(async () => !(await answers(port)), 5_000)).toBe(true);
+    const again = npmStart(['--', '--port', String(port)]);
+    expect(await until(() => answers(port), 60_000)).toBe(true);
+    again.child.kill('SIGTERM');
+    await again.exited;
   }, 150_000);
 
   it.each([

