@@ -75,6 +75,7 @@ const explored = {
   cleanup: { deleted: 0, left: 0, failures: [] },
   durationMs: 1,
   keyNames: ['main'],
+  coverage: [],
 } as unknown as ExploreResult;
 
 async function planted(name: string, write: (at: string) => Promise<unknown>) {
