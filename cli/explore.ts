@@ -6,7 +6,9 @@
 
 import {
   type ExploreOptions,
+  type ExploreResult,
   exploreDeployment,
+  exploreReportFiles,
   exploreSummary,
   type ReplayOutcome,
   replayReproduction,
@@ -19,7 +21,7 @@ import { ConformanceSetupError } from '../conformance/index.js';
 import { fileErrorText } from '../conformance/reporters/report-dir.js';
 import { networkError, preconditionNotMet, reportsNotWritten } from './exit-codes.js';
 import { usage } from './program.js';
-import { onStopSignals } from './stop-signals.js';
+import { onStopSignals, writeNow } from './stop-signals.js';
 
 /** What --explore / --replay ask for. */
 export interface ExploreRequest {
@@ -78,7 +80,9 @@ export async function explore(
   write: Write,
 ): Promise<number> {
   const controller = new AbortController();
-  // stop-signals.ts: the first stop ends the exploration (its reports are written); a later one quits.
+  let soFar: (() => ExploreResult) | undefined;
+  // stop-signals.ts: the first stop ends the exploration (its reports are written); a later one
+  // writes what was judged so far, synchronously, and quits.
   const stopListening = onStopSignals({
     finish: () => {
       write(
@@ -86,7 +90,25 @@ export async function explore(
       );
       controller.abort();
     },
-    now: () => write('stopped again: exiting before the exploration’s reports were written'),
+    now: () => {
+      if (soFar === undefined) {
+        write('stopped again: exiting before anything was judged');
+        return;
+      }
+      const judged = soFar();
+      const partial: ExploreResult = {
+        ...judged,
+        ok: false,
+        cleanup: {
+          ...judged.cleanup,
+          failures: ['stopped before the cleanup ended: voices this run created may remain'],
+        },
+      };
+      const files = writeNow(request.reportDir, exploreReportFiles(partial));
+      write(
+        `stopped again: ${files.length > 0 ? `wrote ${files.join(', ')} with` : 'could not write the reports of'} the ${partial.sequences} sequence(s) judged so far; voices of this run may remain; exiting`,
+      );
+    },
   });
   const { replay, ...budgets } = ask;
   const options: ExploreOptions = {
@@ -94,6 +116,9 @@ export async function explore(
     ...budgets,
     signal: controller.signal,
     onProgress: write,
+    onStarted: (get) => {
+      soFar = get;
+    },
   };
   try {
     if (replay !== undefined) return await replayCommand(replay, options, request.reportDir, write);

@@ -11,4 +11,10 @@
 export { exploreDeployment } from './explore.js';
 export type { ExploreOptions, ExploreResult } from './options.js';
 export { type ReplayOutcome, type ReplayResult, replayReproduction } from './replay.js';
-export { exploreSummary, replayVerdictLine, writeExploreReports, writeReplayReports } from './reports.js';
+export {
+  exploreReportFiles,
+  exploreSummary,
+  replayVerdictLine,
+  writeExploreReports,
+  writeReplayReports,
+} from './reports.js';
