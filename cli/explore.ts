@@ -75,7 +75,12 @@ async function replayCommand(
 
 /** Explore (or replay) with the options of the command line; resolves with the exit code. */
 export async function explore(
-  request: { readonly options: RunOptions; readonly reportDir: string },
+  request: {
+    readonly options: RunOptions;
+    readonly reportDir: string;
+    /** The flag or variable each option came from (`--base-url`, `VOICE_KIT_BASE_URL`). */
+    readonly sourceOf?: Readonly<Record<string, string>>;
+  },
   ask: ExploreRequest,
   write: Write,
 ): Promise<number> {
@@ -139,7 +144,11 @@ export async function explore(
       write(`error: --replay ${e.detail}`);
       return 2;
     }
-    return usage(write, [`${flagOf[e.option] ?? `--${e.option}`} ${e.detail}`], 'conformance');
+    const flag =
+      request.sourceOf?.[e.option] ??
+      flagOf[e.option] ??
+      `--${e.option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    return usage(write, [`${flag} ${e.detail}`], 'conformance');
   } finally {
     stopListening();
   }
