@@ -6,7 +6,9 @@
 
 import {
   type ExploreOptions,
+  type ExploreResult,
   exploreDeployment,
+  exploreReportFiles,
   exploreSummary,
   type ReplayOutcome,
   replayReproduction,
@@ -19,7 +21,7 @@ import { ConformanceSetupError } from '../conformance/index.js';
 import { fileErrorText } from '../conformance/reporters/report-dir.js';
 import { networkError, preconditionNotMet, reportsNotWritten } from './exit-codes.js';
 import { usage } from './program.js';
-import { onStopSignals } from './stop-signals.js';
+import { onStopSignals, writeNow } from './stop-signals.js';
 
 /** What --explore / --replay ask for. */
 export interface ExploreRequest {
@@ -73,12 +75,19 @@ async function replayCommand(
 
 /** Explore (or replay) with the options of the command line; resolves with the exit code. */
 export async function explore(
-  request: { readonly options: RunOptions; readonly reportDir: string },
+  request: {
+    readonly options: RunOptions;
+    readonly reportDir: string;
+    /** The flag or variable each option came from (`--base-url`, `VOICE_KIT_BASE_URL`). */
+    readonly sourceOf?: Readonly<Record<string, string>>;
+  },
   ask: ExploreRequest,
   write: Write,
 ): Promise<number> {
   const controller = new AbortController();
-  // stop-signals.ts: the first stop ends the exploration (its reports are written); a later one quits.
+  let soFar: (() => ExploreResult) | undefined;
+  // stop-signals.ts: the first stop ends the exploration (its reports are written); a later one
+  // writes what was judged so far, synchronously, and quits.
   const stopListening = onStopSignals({
     finish: () => {
       write(
@@ -86,7 +95,25 @@ export async function explore(
       );
       controller.abort();
     },
-    now: () => write('stopped again: exiting before the exploration’s reports were written'),
+    now: () => {
+      if (soFar === undefined) {
+        write('stopped again: exiting before anything was judged');
+        return;
+      }
+      const judged = soFar();
+      const partial: ExploreResult = {
+        ...judged,
+        ok: false,
+        cleanup: {
+          ...judged.cleanup,
+          failures: ['stopped before the cleanup ended: voices this run created may remain'],
+        },
+      };
+      const files = writeNow(request.reportDir, exploreReportFiles(partial));
+      write(
+        `stopped again: ${files.length > 0 ? `wrote ${files.join(', ')} with` : 'could not write the reports of'} the ${partial.sequences} sequence(s) judged so far; voices of this run may remain; exiting`,
+      );
+    },
   });
   const { replay, ...budgets } = ask;
   const options: ExploreOptions = {
@@ -94,6 +121,9 @@ export async function explore(
     ...budgets,
     signal: controller.signal,
     onProgress: write,
+    onStarted: (get) => {
+      soFar = get;
+    },
   };
   try {
     if (replay !== undefined) return await replayCommand(replay, options, request.reportDir, write);
@@ -114,7 +144,11 @@ export async function explore(
       write(`error: --replay ${e.detail}`);
       return 2;
     }
-    return usage(write, [`${flagOf[e.option] ?? `--${e.option}`} ${e.detail}`], 'conformance');
+    const flag =
+      request.sourceOf?.[e.option] ??
+      flagOf[e.option] ??
+      `--${e.option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    return usage(write, [`${flag} ${e.detail}`], 'conformance');
   } finally {
     stopListening();
   }

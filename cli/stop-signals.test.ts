@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -73,7 +73,7 @@ describe('writeNow', () => {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
 
-  it('writes each file through a rename: a link at a report’s name is replaced, its target untouched', async () => {
+  it('writes each file through a rename and refuses a link at a report’s name (its target untouched)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vk-stop-'));
     dirs.push(dir);
     const victim = join(dir, 'victim.txt');
@@ -83,13 +83,17 @@ describe('writeNow', () => {
       ['proxy.json', '{}\n'],
       ['proxy.md', '# report\n'],
     ]);
-    expect(written).toEqual([join(dir, 'proxy.json'), join(dir, 'proxy.md')]);
+    expect(written).toEqual([join(dir, 'proxy.json')]);
     expect(await readFile(victim, 'utf8')).toBe('keep');
-    expect(await readFile(join(dir, 'proxy.md'), 'utf8')).toBe('# report\n');
+    expect((await lstat(join(dir, 'proxy.md'))).isSymbolicLink()).toBe(true);
     expect((await readdir(dir)).sort()).toEqual(['proxy.json', 'proxy.md', 'victim.txt']);
   });
 
-  it('skips a file it cannot write and answers the rest', () => {
-    expect(writeNow(join(tmpdir(), 'vk-no-such-dir-for-stop', 'x'), [['a.json', '{}']])).toEqual([]);
+  it('creates the report folder, and skips a file it cannot write', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'vk-stop-'));
+    dirs.push(dir);
+    expect(writeNow(join(dir, 'a', 'b'), [['a.json', '{}']])).toEqual([join(dir, 'a', 'b', 'a.json')]);
+    await writeFile(join(dir, 'file'), 'x');
+    expect(writeNow(join(dir, 'file', 'x'), [['a.json', '{}']])).toEqual([]);
   });
 });

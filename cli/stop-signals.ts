@@ -5,8 +5,9 @@
  * process twice, from the terminal and forwarded by npm; a SIGTERM to the process group likewise); a
  * later one means "now": what was already judged is written synchronously, then the process exits 130.
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeReportFile } from '../common/report-file.js';
 
 /** Signals within this long of the first are the same request to stop, ms. */
 export const sameStopMs = 1000;
@@ -77,22 +78,25 @@ export function onStopSignals(handlers: StopHandlers, options: StopOptions = {})
 }
 
 /**
- * Writes `files` (name → text) into `dir` synchronously, each through a temporary file renamed over its
- * name (a link there is replaced, never followed): the reports of a command stopped "now". Answers the
- * paths written; a file that cannot be written is skipped (the process is about to exit).
+ * Writes `files` (name → text) into `dir` synchronously, the way every report is written
+ * (common/report-file.ts: a temporary file renamed over its name, a symbolic link there refused): the
+ * reports of a command stopped "now". Answers the paths written; a file that cannot be written is
+ * skipped (the process is about to exit).
  */
 export function writeNow(dir: string, files: ReadonlyArray<readonly [string, string]>): string[] {
   const written: string[] = [];
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    // The writes below fail and are skipped.
+  }
   for (const [name, text] of files) {
     const path = join(dir, name);
-    const temporary = `${path}.${process.pid}.stopping`;
     try {
-      rmSync(temporary, { force: true });
-      writeFileSync(temporary, text, { flag: 'wx', mode: 0o644 });
-      renameSync(temporary, path);
+      writeReportFile(path, text);
       written.push(path);
     } catch {
-      rmSync(temporary, { force: true });
+      // Skipped: the process is about to exit.
     }
   }
   return written;

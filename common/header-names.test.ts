@@ -20,6 +20,16 @@ describe('dataHeaderProblem', () => {
     'Retry-After',
     'X-API-Key',
     'X-Mock-Control-Token',
+    // Security headers a browser obeys: a second X-Content-Type-Options undoes the kit's nosniff.
+    'X-Content-Type-Options',
+    'Strict-Transport-Security',
+    'X-Frame-Options',
+    'Referrer-Policy',
+    'Cross-Origin-Resource-Policy',
+    'Alt-Svc',
+    'Refresh',
+    'Link',
+    'Server',
   ])('refuses %s', (name) => {
     expect(dataHeaderProblem(name)).toMatch(/; a PCM header needs a name of its own \(like X-Sample-Rate\)$/);
   });

@@ -28,7 +28,9 @@ const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /**
  * Why each reserved name may not carry data, lowercase: framing and the representation
  * (RFC 9110 §8, RFC 9112 §6), cookies (RFC 6265), the origin and the date of a message, redirection,
- * caching, authentication, and the headers the service and the kit already use.
+ * caching, ranges, alternative services, authentication, the security headers a browser obeys (a
+ * second `X-Content-Type-Options` undoes the kit's `nosniff`), and the headers the service and the kit
+ * already use.
  */
 const reserved: ReadonlyMap<string, string> = new Map([
   ...['content-length', 'transfer-encoding', 'content-type', 'content-encoding', 'content-range'].map(
@@ -41,6 +43,17 @@ const reserved: ReadonlyMap<string, string> = new Map([
   ...['authorization', 'www-authenticate', 'origin', 'referer'].map(
     (n) => [n, 'has a meaning of its own in HTTP'] as const,
   ),
+  ...['alt-svc', 'refresh', 'link', 'server', 'last-modified', 'accept-ranges', 'range', 'expect'].map(
+    (n) => [n, 'has a meaning of its own in HTTP'] as const,
+  ),
+  ...[
+    'x-content-type-options',
+    'strict-transport-security',
+    'x-frame-options',
+    'referrer-policy',
+    'permissions-policy',
+    'x-xss-protection',
+  ].map((n) => [n, 'is a security header browsers obey'] as const),
   ...['x-api-key', 'retry-after', 'prefer', 'x-mock-warning', 'x-mock-control-token'].map(
     (n) => [n, 'is already used by the service or the kit'] as const,
   ),
@@ -52,6 +65,7 @@ const reservedPrefixes: readonly (readonly [string, string])[] = [
   ['access-control-', 'is a CORS header'],
   ['proxy-', 'is a hop-by-hop header'],
   ['sec-', 'is set only by browsers (a Sec-* header)'],
+  ['cross-origin-', 'is a security header browsers obey'],
 ];
 
 /**

@@ -220,6 +220,18 @@ describe('parseProfileText', () => {
     );
   });
 
+  it('gives a syntax error on one line, whatever the text around it holds', () => {
+    let message = '';
+    try {
+      parseProfileText('nul\n\n\u001b[31mred\n');
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^not JSON: /);
+    expect(message).not.toContain('\n');
+    expect(message).not.toContain('\u001b');
+  });
+
   it('reads a profile text', () => {
     expect(parseProfileText(JSON.stringify(all)).points['text-alias']?.choice).toEqual({ accepted: true });
   });

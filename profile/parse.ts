@@ -8,6 +8,7 @@
 import { nearest } from '../common/did-you-mean.js';
 import { dataHeaderProblem } from '../common/header-names.js';
 import { jsonTextTooDeep, valueTooDeep } from '../common/json-depth.js';
+import { oneLine } from '../common/one-line.js';
 import { audioMediaTypes } from '../openapi/contract.js';
 import { type ChoiceShape, isPointId, type PointId, pointIds, points } from './points.js';
 import type { Choice, Evidence, Profile, ProfileEntry } from './types.js';
@@ -335,7 +336,7 @@ export function parseProfileText(text: string): Profile {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ProfileError(`not JSON: ${(error as Error).message}`, '');
+    throw new ProfileError(`not JSON: ${oneLine((error as Error).message)}`, '');
   }
   return parseProfile(value);
 }

@@ -3,7 +3,7 @@
  * apart (a Ctrl-C under `npm run`, from the terminal and forwarded by npm) are one stop, and the reports
  * are written; a second signal 1.5 s later quits at once with 130, writing what was judged so far.
  * The deployment is the mock behind a front that answers every request 1.5 s late, so a stop always
- * finds work under way.
+ * finds work under way; for --explore, one that stops answering from the 4th list on.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -22,6 +22,8 @@ const lateMs = 1500;
 let mock: MockServer;
 let front: http.Server;
 let frontUrl: string;
+let stalling: http.Server;
+let stallingUrl: string;
 let dir: string;
 const children: ChildProcess[] = [];
 
@@ -44,13 +46,28 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', () => resolve()));
   frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  let lists = 0;
+  stalling = http.createServer((req, res) => {
+    if (req.url?.startsWith('/v1/voice/list') && ++lists >= 4) return; // never answered
+    const headers = { ...req.headers, host: new URL(mock.url).host };
+    const up = http.request(`${mock.url}${req.url}`, { method: req.method, headers }, (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      upRes.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', () => resolve()));
+  stallingUrl = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
   dir = await mkdtemp(join(tmpdir(), 'vk-stop-cli-'));
 });
 afterAll(async () => {
   for (const child of children)
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  front.closeAllConnections();
-  await new Promise<void>((resolve) => front.close(() => resolve()));
+  for (const server of [front, stalling]) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
   await mock.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -160,6 +177,37 @@ describe('one stop keeps the reports', { timeout: 120_000 }, () => {
       'stopped before the cleanup: voices this run created may remain',
     ]);
     expect(await readFile(join(reportDir, 'conformance.md'), 'utf8')).toContain(frontUrl);
+  });
+
+  it('voice-kit conformance --explore: a second SIGINT 1.2 s later → exit 130 at once, what was judged written', async () => {
+    const reportDir = join(dir, 'explore-now');
+    const run = cli([
+      'conformance',
+      '--explore',
+      '--base-url',
+      stallingUrl,
+      '--api-key',
+      'mock-key',
+      '--max-time',
+      '60',
+      '--report-dir',
+      reportDir,
+    ]);
+    await run.line(/^exploring /);
+    await sleep(1000);
+    run.child.kill('SIGINT');
+    await run.line(/interrupted: ending the exploration/);
+    await sleep(1200);
+    const second = Date.now();
+    run.child.kill('SIGINT');
+    const code = await run.exited;
+    expect(code).toBe(130);
+    expect(Date.now() - second).toBeLessThan(1000);
+    expect(run.output()).toMatch(/stopped again: wrote .*explore\.json.* judged so far/);
+    const report = JSON.parse(await readFile(join(reportDir, 'explore.json'), 'utf8'));
+    expect(report).toMatchObject({ baseUrl: stallingUrl });
+    expect(report.sequences).toBeGreaterThanOrEqual(1);
+    expect(await readFile(join(reportDir, 'explore.md'), 'utf8')).toContain(stallingUrl);
   });
 
   it('voice-kit mock: two SIGINTs 50 ms apart close it cleanly (exit 0)', async () => {

@@ -253,6 +253,32 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
     `exploring ${prepared.wire.baseUrl} with seed ${seed}; budget: ${limits.chars} characters, ${limits.uploads} uploads, ${limits.creations} creations, ${limits.maxTimeMs / 1000} s`,
   );
   let cleanup: ExploreResult['cleanup'] = { deleted: 0, left: 0, failures: [] };
+  const resultSoFar = (): ExploreResult => ({
+    ok: run.found === undefined,
+    seed,
+    baseUrl: prepared.wire.baseUrl,
+    embeddedMock: prepared.embedded,
+    limits: {
+      chars: limits.chars,
+      uploads: limits.uploads,
+      creations: limits.creations,
+      maxTimeSeconds: limits.maxTimeMs / 1000,
+    },
+    spent: { ...budget.spent },
+    refused: { ...budget.refused },
+    sequences: run.sequences,
+    requests: run.requests,
+    trace: [...run.trace],
+    operations: { ...run.operations },
+    found: run.found,
+    cleanup,
+    coverage: oracle.coverage.lines(),
+    durationMs: Math.round(performance.now() - t0),
+    keyNames: Object.keys(prepared.wire.keys).filter(
+      (k) => prepared.wire.keys[k as keyof typeof prepared.wire.keys],
+    ),
+  });
+  options.onStarted?.(resultSoFar);
   try {
     for (const [i, tier] of tiers.entries()) {
       if (budget.outOfTime() || options.signal?.aborted) break;
@@ -269,29 +295,5 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
     await oracle.close().catch(() => undefined);
     deadline.dispose();
   }
-  return {
-    ok: run.found === undefined,
-    seed,
-    baseUrl: prepared.wire.baseUrl,
-    embeddedMock: prepared.embedded,
-    limits: {
-      chars: limits.chars,
-      uploads: limits.uploads,
-      creations: limits.creations,
-      maxTimeSeconds: limits.maxTimeMs / 1000,
-    },
-    spent: { ...budget.spent },
-    refused: { ...budget.refused },
-    sequences: run.sequences,
-    requests: run.requests,
-    trace: run.trace,
-    operations: run.operations,
-    found: run.found,
-    cleanup,
-    coverage: oracle.coverage.lines(),
-    durationMs: Math.round(performance.now() - t0),
-    keyNames: Object.keys(prepared.wire.keys).filter(
-      (k) => prepared.wire.keys[k as keyof typeof prepared.wire.keys],
-    ),
-  };
+  return resultSoFar();
 }

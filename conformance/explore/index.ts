@@ -6,9 +6,15 @@
  * commands/ what fast-check generates; explore.ts the tiers and shrinking; cleanup.ts; reproduction.ts
  * the JSON and curl script; replay.ts; reports.ts; setup.ts and options.ts.
  * May import judge/, openapi/, conformance/setup/, conformance/toolkit/, conformance/types.ts,
- * common/xml-escape.ts and common/report-file.ts; never cli/ or run/.
+ * common/xml-escape.ts, common/report-file.ts and common/one-line.ts; never cli/ or run/.
  */
 export { exploreDeployment } from './explore.js';
 export type { ExploreOptions, ExploreResult } from './options.js';
 export { type ReplayOutcome, type ReplayResult, replayReproduction } from './replay.js';
-export { exploreSummary, replayVerdictLine, writeExploreReports, writeReplayReports } from './reports.js';
+export {
+  exploreReportFiles,
+  exploreSummary,
+  replayVerdictLine,
+  writeExploreReports,
+  writeReplayReports,
+} from './reports.js';

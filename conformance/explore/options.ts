@@ -34,6 +34,11 @@ export interface ExploreOptions {
   readonly runPrefix?: string;
   /** One line per event, for the terminal. */
   readonly onProgress?: (line: string) => void;
+  /**
+   * Called once the exploration has started, with a function that answers what was judged so far as
+   * a result (for reports written at once when the process must quit before the exploration ends).
+   */
+  readonly onStarted?: (soFar: () => ExploreResult) => void;
 }
 
 export const exploreDefaults = {

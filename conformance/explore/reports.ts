@@ -118,14 +118,22 @@ function markdown(r: ExploreResult): string {
   ].join('\n');
 }
 
-/** Write the reports (and the reproduction of a violation) into `dir`; returns the paths. */
-export async function writeExploreReports(r: ExploreResult, dir: string): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
-  const files: [string, string][] = [
+/**
+ * The report files of `r` (name → text): explore.json, explore.junit.xml, explore.md. What a process
+ * stopped at once writes synchronously (the reproduction's recordings need the fixtures, read later).
+ */
+export function exploreReportFiles(r: ExploreResult): [string, string][] {
+  return [
     ['explore.json', `${JSON.stringify(r, null, 2)}\n`],
     ['explore.junit.xml', junit(r)],
     ['explore.md', markdown(r)],
   ];
+}
+
+/** Write the reports (and the reproduction of a violation) into `dir`; returns the paths. */
+export async function writeExploreReports(r: ExploreResult, dir: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const files = exploreReportFiles(r);
   for (const [name, text] of files) writeReportFile(join(dir, name), text);
   const paths = files.map(([name]) => join(dir, name));
   if (!r.found) return paths;

@@ -6,6 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { Ajv } from 'ajv';
+import { oneLine } from '../../common/one-line.js';
 import { operationIds } from '../../openapi/contract.js';
 import { fixtureIds } from '../setup/fixture-source.js';
 import { ConformanceSetupError } from '../setup/setup-error.js';
@@ -140,7 +141,7 @@ export async function readReproduction(file: string): Promise<Reproduction> {
     });
   } catch (e) {
     if (e instanceof ConformanceSetupError) throw e;
-    throw refuse(`not JSON (${(e as Error).message})`);
+    throw refuse(`not JSON (${oneLine((e as Error).message)})`);
   }
   if (!validate(parsed)) {
     const error = validate.errors?.[0];

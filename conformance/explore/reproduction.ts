@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeReportFile } from '../../common/report-file.js';
+import { linkProblem, ReportPathError, writeReportFile } from '../../common/report-file.js';
 import type { Verdict } from '../../judge/index.js';
 import { operations } from '../../openapi/document-index.js';
 import { kitFixtures } from '../setup/fixture-source.js';
@@ -134,6 +134,9 @@ export function curlScript(repro: Reproduction): string {
 
 /** Write explore-repro.json, explore-repro.sh and the recordings it uploads; returns the paths. */
 export async function writeReproduction(repro: Reproduction, dir: string): Promise<string[]> {
+  // The recordings' folder is the kit's too: a link planted there would take them elsewhere.
+  const folderLink = linkProblem(join(dir, 'explore-repro-files'));
+  if (folderLink) throw new ReportPathError(folderLink);
   await mkdir(join(dir, 'explore-repro-files'), { recursive: true });
   const json = join(dir, 'explore-repro.json');
   const sh = join(dir, 'explore-repro.sh');

@@ -1,5 +1,7 @@
 /** The explore flags of `voice-kit conformance`: read, refused when wrong (exit 2), and a short run end to end. */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,4 +69,36 @@ describe('conformance --explore flags', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it.each([['--explore']])(
+    '%s against a --base-url that gives no HTTP answer names --base-url, not an option (exit 2, one line)',
+    async (...mode) => {
+      const server = createServer((req) => req.socket.destroy());
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const lines: string[] = [];
+      try {
+        const code = await conformanceCommand(
+          readCommandLine([
+            'conformance',
+            ...mode,
+            '--base-url',
+            url,
+            '--api-key',
+            'k',
+            '--report-dir',
+            tmpdir(),
+          ]),
+          {},
+          (l) => lines.push(l),
+          () => undefined,
+        );
+        expect(code, lines.join('\n')).toBe(2);
+        expect(lines[0]).toMatch(new RegExp(`^error: --base-url ${url}: no HTTP answer`));
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  );
 });

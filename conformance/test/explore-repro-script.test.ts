@@ -4,7 +4,7 @@
  * id URL-encoded in the path, so the voice it created is really deleted.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -99,5 +99,15 @@ describe('explore-repro.sh', () => {
     expect(saved).toBeDefined();
     expect(deleted).toMatch(/^DELETE \/v1\/voice\/vk_\d{6}_gone%20a$/);
     expect(voices.size).toBe(0);
+  });
+
+  it('a link planted at the recordings’ folder is refused: nothing is written through it', async () => {
+    const planted = join(dir, 'planted');
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(planted);
+    mkdirSync(elsewhere);
+    symlinkSync(elsewhere, join(planted, 'explore-repro-files'));
+    await expect(writeReproduction(repro, planted)).rejects.toThrow(/explore-repro-files is a symbolic link/);
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 });

@@ -111,12 +111,16 @@ describe('a malformed reproduction: exit 2, one line', () => {
       }),
     ],
     ['not JSON', '{"format": '],
+    // V8 quotes the text around a syntax error: line breaks and escape sequences must not reach the terminal.
+    ['not JSON, across lines', 'nul\n\n\u001b[31mred\n'],
   ])('%s', async (name, text) => {
     const { code, lines } = await replay(fileOf(`${name.replace(/\W/g, '-')}.json`, text));
     expect(code, lines.join('\n')).toBe(2);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^error: --replay .*\.json: /);
     expect(lines[0]).not.toMatch(/TypeError|\n\s+at /);
+    expect(lines[0]).not.toContain('\n');
+    expect(lines[0]).not.toContain('\u001b');
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 });

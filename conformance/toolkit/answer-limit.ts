@@ -11,14 +11,16 @@ export const jsonLimitBytes = 4 * 2 ** 20;
 /**
  * The most bytes audio of a text could make: one second per character (speech runs at about 15), at
  * least 10 s, a slower `speed` in proportion (down to a quarter), as 48 kHz stereo 16-bit PCM
- * (192,000 bytes a second, more than any format of the contract), plus 64 KiB of headers and tags.
+ * (192,000 bytes a second, more than any format of the contract), plus 64 KiB of headers and tags;
+ * never more than {@link answerLimitBytes}, so a long text cannot make a run hold hundreds of MB (the
+ * 4,000 characters the suite streams are about 270 s of speech: 51 MB even as 48 kHz stereo PCM).
  *
- * @example audioLimitBytes('Hello there.'); // 1,985,536: 10 s at 192,000 bytes a second, plus 64 KiB
+ * @example audioLimitBytes('Hello.'); // 1,985,536: 10 s at 192,000 bytes a second, plus 64 KiB
  */
 export function audioLimitBytes(text: unknown, speed?: unknown): number {
   const chars = typeof text === 'string' ? [...text].length : 0;
   const slower = typeof speed === 'number' && speed > 0 && speed < 1 ? Math.max(speed, 0.25) : 1;
-  return Math.ceil((Math.max(10, chars) * 192_000) / slower) + 65_536;
+  return Math.min(answerLimitBytes, Math.ceil((Math.max(10, chars) * 192_000) / slower) + 65_536);
 }
 
 const synthesis = new Set(['synthesizeSpeech', 'streamSpeech']);
@@ -34,6 +36,10 @@ export function answerLimitOf(op: string | null | undefined, json: unknown): num
 /** A finding's words for an answer cut at its limit. */
 export function overLimitText(op: string | null | undefined, limit: number): string {
   const what =
-    op && synthesis.has(op) ? 'any audio the text asked for could make' : 'any answer of the contract needs';
+    op && synthesis.has(op)
+      ? limit >= answerLimitBytes
+        ? 'any answer the kit reads'
+        : 'any audio the text asked for could make'
+      : 'any answer of the contract needs';
   return `the answer went past ${limit} bytes, more than ${what} (the kit's limit); the rest was not read`;
 }

@@ -113,6 +113,9 @@ export interface SendOptions {
 /** What any answer is read to at most when the caller names no limit: far above any the contract makes. */
 export const answerLimitBytes = 64 * 2 ** 20;
 
+/** What is kept of an answer past its limit (the exchange says `overLimit`). */
+const overLimitKeptBytes = 64 * 1024;
+
 const decoder = new TextDecoder();
 
 /** Decode a body as UTF-8 text (lossy), for messages and sniffing. */
@@ -171,7 +174,9 @@ export async function send(fetchFn: FetchLike, req: Request, options: SendOption
     }
   }
   const totalMs = performance.now() - t0;
-  const bytes = concat(chunks, size);
+  // An answer past its limit is a finding by its size alone: its first bytes are kept for the message,
+  // never a copy of the whole (the chunks go with this call).
+  const bytes = overLimit === undefined ? concat(chunks, size) : head(chunks, overLimitKeptBytes);
   return {
     request: label,
     status: res.status,
@@ -210,6 +215,24 @@ export async function limitedText(res: Response, limit: number): Promise<string>
     }
   }
   return bodyText(concat(chunks, size).subarray(0, limit));
+}
+
+/** A copy of the first `n` bytes of `chunks`. */
+function head(chunks: Uint8Array[], n: number): Uint8Array {
+  const out = new Uint8Array(
+    Math.min(
+      n,
+      chunks.reduce((sum, c) => sum + c.byteLength, 0),
+    ),
+  );
+  let at = 0;
+  for (const c of chunks) {
+    if (at >= out.byteLength) break;
+    const part = c.subarray(0, out.byteLength - at);
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { jsonTextTooDeep } from '../../common/json-depth.js';
+import { oneLine } from '../../common/one-line.js';
 import { pathShown } from '../../common/path-shown.js';
 import { FileTooLargeError, readTextCapped } from '../../common/read-capped.js';
 import { ProfileError, parseProfile } from '../../profile/parse.js';
@@ -75,7 +76,7 @@ export async function readMockFile(path: string): Promise<MockFile> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError([`${path}: not valid JSON (${(error as Error).message})`]);
+    throw new ConfigError([`${path}: not valid JSON (${oneLine((error as Error).message)})`]);
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return { config: parseConfig(json), stateDir: undefined };
