@@ -12,7 +12,7 @@ import { deleteCreated, sweepRun } from './cleanup.js';
 import { commandsOf, type Tier, tiers } from './commands/index.js';
 import { BrokenMustRule } from './commands/step-command.js';
 import { calibrationText } from './commands/synthesize.js';
-import { Deadline, sweepMargin } from './deadline.js';
+import { cleanupReserveMs, Deadline, sweepMargin } from './deadline.js';
 import { type Model, newModel } from './model.js';
 import type { ExploreOptions, ExploreResult, Found } from './options.js';
 import { exploreOracle } from './oracle-link.js';
@@ -247,7 +247,12 @@ export async function exploreDeployment(options: ExploreOptions = {}): Promise<E
   const prepared = await prepare({ ...options, fetch: deadline.fetch });
   const limits = limitsOf(options, prepared.embedded);
   const oracle = await exploreOracle(prepared.wire, keyScopes(prepared.wire));
-  const budget = new Budget(limits, undefined, t0);
+  // The sequences end before the cleanup's part of --max-time (deadline.ts).
+  const budget = new Budget(
+    { ...limits, maxTimeMs: limits.maxTimeMs - cleanupReserveMs(limits.maxTimeMs) },
+    undefined,
+    t0,
+  );
   const run = new Exploration(prepared.wire, budget, progress, oracle);
   progress(
     `exploring ${prepared.wire.baseUrl} with seed ${seed}; budget: ${limits.chars} characters, ${limits.uploads} uploads, ${limits.creations} creations, ${limits.maxTimeMs / 1000} s`,

@@ -10,7 +10,7 @@ import type { Verdict } from '../../judge/index.js';
 import { errorText } from '../setup/preflight.js';
 import { Budget, type Spent } from './budget.js';
 import { deleteCreated, sweepRun } from './cleanup.js';
-import { Deadline, sweepMargin } from './deadline.js';
+import { cleanupReserveMs, Deadline, sweepMargin } from './deadline.js';
 import type { ExploreOptions } from './options.js';
 import { exploreOracle } from './oracle-link.js';
 import { unmetPrecondition } from './preconditions.js';
@@ -75,7 +75,12 @@ export async function replayReproduction(file: string, options: ExploreOptions =
   const ask = { ...options, budgetCreations: options.budgetCreations ?? (needed > 0 ? undefined : 0) };
   const deadline = new Deadline(t0 + limitsOf(ask, options.baseUrl === undefined).maxTimeMs, options);
   const prepared = await prepare({ ...options, fetch: deadline.fetch });
-  const budget = new Budget(limitsOf(ask, prepared.embedded), undefined, t0);
+  const limits = limitsOf(ask, prepared.embedded);
+  const budget = new Budget(
+    { ...limits, maxTimeMs: limits.maxTimeMs - cleanupReserveMs(limits.maxTimeMs) },
+    undefined,
+    t0,
+  );
   const oracle = await exploreOracle(prepared.wire, keyScopes(prepared.wire));
   const seq = new Sequence(
     prepared.wire,

@@ -82,13 +82,14 @@ const oneList: ConformanceCase = {
 };
 
 describe('a deployment that stops answering', () => {
-  it('--explore --max-time 3 ends within the time and the cleanup grace', async () => {
+  it('--explore --max-time 3 ends within the time, its cleanup included', async () => {
     const d = await deployment(stopsAfter(4));
     const t0 = performance.now();
     const r = await exploreDeployment({ baseUrl: d.url, apiKey: 'k', seed: 1, maxTimeSeconds: 3 });
     const seconds = (performance.now() - t0) / 1000;
-    expect(seconds).toBeLessThan(3 + 5 + 2);
-    expect(r.durationMs).toBeLessThan(10_000);
+    // The cleanup's part is inside --max-time; the slack is for closing the run on a loaded machine.
+    expect(seconds).toBeLessThan(3 + 1.5);
+    expect(r.durationMs).toBeLessThan(4_500);
   }, 30_000);
 
   it('the exploration asked to finish (the signal) ends at once, with what it judged', async () => {
