@@ -192,7 +192,7 @@ export class CaseContext {
    * the envelope rules and the OpenAPI schema; on a synthesis success, an audio Content-Type.
    */
   async call(spec: CallSpec): Promise<Exchange> {
-    const req = this.request(spec);
+    const req = this.request(await formAsBytes(spec));
     const limitBytes = spec.send?.limitBytes ?? answerLimitOf(spec.op, spec.json);
     const ex = await send(this.state.fetch, req, { ...spec.send, limitBytes });
     if (ex.overLimit !== undefined) {
@@ -258,4 +258,19 @@ function resolveKey(ctx: CaseContext, choice: KeyChoice): string | null {
   if (choice === null) return null;
   if (typeof choice === 'object') return choice.raw;
   return ctx.key(choice);
+}
+
+/**
+ * `spec` with a FormData body read into its bytes first, with the Content-Type (and boundary) that
+ * goes with them unless the case set one: Node's fetch streams a FormData body from a generator that
+ * throws out of the process when the request is aborted mid-body (a Ctrl-C during an upload case).
+ * The bytes are the ones fetch would send.
+ */
+async function formAsBytes(spec: CallSpec): Promise<CallSpec> {
+  if (!(spec.body instanceof FormData)) return spec;
+  const form = new Response(spec.body);
+  const headers: Record<string, string> = { ...spec.headers };
+  const named = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+  if (!named) headers['content-type'] = form.headers.get('content-type') ?? 'multipart/form-data';
+  return { ...spec, headers, body: new Uint8Array(await form.arrayBuffer()) };
 }
