@@ -1120,7 +1120,7 @@ export const openapiDocument: { readonly [key: string]: Json } = {
                 "id": "stream-chunking",
                 "section": "§4.6",
                 "question": "The size or timing of stream chunks is not shown.",
-                "mock": "100 ms of audio per chunk (configurable), each sent once made unless paced. Streams at once share the event loop in turns of about 1 ms; while a burst of new streams comes in, those already sounding wait (up to 20 ms) so the newcomers' first chunks go first."
+                "mock": "100 ms of audio per chunk (configurable), each sent once made unless paced. Streams at once share the event loop in turns of about 1 ms, round-robin; a new stream's first chunk goes before the next chunk of those already playing."
               },
               {
                 "id": "pcm-header-names",
