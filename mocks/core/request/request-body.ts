@@ -1,4 +1,4 @@
-import { type Failure, fail, quoted } from '../answer/envelope.js';
+import { type Failure, fail, isFailure, quoted } from '../answer/envelope.js';
 import type { CoreRequest } from '../context.js';
 
 /**
@@ -108,7 +108,16 @@ export async function readJsonBody(request: CoreRequest, cap: number): Promise<u
     await drain(request.body);
     return fail('invalidRequest', `request body is larger than ${cap} bytes`);
   }
-  const reader = request.body.getReader();
+  const read = await readCapped(request.body, cap);
+  return isFailure(read) ? read : parseJson(read.parts, read.size);
+}
+
+/** A body read to its end, at most `cap` bytes of it: a stalled, broken or oversized body is a failure. */
+async function readCapped(
+  body: ReadableStream<Uint8Array>,
+  cap: number,
+): Promise<Failure | { parts: Uint8Array[]; size: number }> {
+  const reader = body.getReader();
   let read: Awaited<ReturnType<typeof readAtMost>>;
   try {
     read = await readAtMost(reader, cap);
@@ -117,12 +126,12 @@ export async function readJsonBody(request: CoreRequest, cap: number): Promise<u
     if (error instanceof BodyStalled) return fail('bodyStalled', error.message);
     return fail('invalidRequest', `request body could not be read: ${(error as Error).message}`);
   }
+  reader.releaseLock();
   if (!read) {
-    reader.releaseLock();
-    await drain(request.body);
+    await drain(body);
     return fail('invalidRequest', `request body is larger than ${cap} bytes`);
   }
-  return parseJson(read.parts, read.size);
+  return read;
 }
 
 /**
@@ -136,20 +145,8 @@ export async function readJsonBody(request: CoreRequest, cap: number): Promise<u
 export async function readOptionalJsonBody(request: CoreRequest, cap: number): Promise<unknown> {
   if (request.bodyBytes) return request.bodyBytes.byteLength === 0 ? {} : readJsonBody(request, cap);
   if (!request.body) return {};
-  const reader = request.body.getReader();
-  let read: Awaited<ReturnType<typeof readAtMost>>;
-  try {
-    read = await readAtMost(reader, cap);
-  } catch (error) {
-    reader.releaseLock();
-    if (error instanceof BodyStalled) return fail('bodyStalled', error.message);
-    return fail('invalidRequest', `request body could not be read: ${(error as Error).message}`);
-  }
-  reader.releaseLock();
-  if (!read) {
-    await drain(request.body);
-    return fail('invalidRequest', `request body is larger than ${cap} bytes`);
-  }
+  const read = await readCapped(request.body, cap);
+  if (isFailure(read)) return read;
   if (read.size === 0) return {};
   const bodyBytes = new Uint8Array(read.size);
   let at = 0;
