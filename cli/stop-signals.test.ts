@@ -47,6 +47,32 @@ describe('the stop policy', () => {
     expect(source.listenerCount('SIGINT') + source.listenerCount('SIGTERM')).toBe(0);
   });
 
+  it('after finishing within the window, swallows the repeats until the window closes, then stops listening', () => {
+    const source = new EventEmitter() as EventEmitter & SignalSource;
+    let now = 0;
+    const calls: string[] = [];
+    const timers: Array<{ ms: number; fn: () => void }> = [];
+    const stopListening = onStopSignals(
+      { finish: () => calls.push('finish'), now: () => calls.push('now') },
+      {
+        source,
+        clock: () => now,
+        exit: (code) => calls.push(`exit ${code}`),
+        later: (ms, fn) => timers.push({ ms, fn }),
+      },
+    );
+    source.emit('SIGINT');
+    now = 30; // the mock closed in 30 ms
+    stopListening();
+    now = 50; // npm's forwarded copy
+    source.emit('SIGINT');
+    expect(source.listenerCount('SIGINT')).toBe(1); // still there: no default action kills the process
+    expect(calls).toEqual(['finish']);
+    expect(timers.map((t) => t.ms)).toEqual([970]);
+    timers[0]?.fn();
+    expect(source.listenerCount('SIGINT') + source.listenerCount('SIGTERM')).toBe(0);
+  });
+
   it('exits 130 even when writing what was judged throws', () => {
     const source = new EventEmitter() as EventEmitter & SignalSource;
     const exits: number[] = [];

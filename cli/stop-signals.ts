@@ -38,10 +38,15 @@ export interface StopOptions {
   /** Milliseconds now (Date.now in the CLI). */
   readonly clock?: () => number;
   readonly exit?: (code: number) => void;
+  /** Runs `fn` after `ms` without keeping the process alive (an unref'd setTimeout in the CLI). */
+  readonly later?: (ms: number, fn: () => void) => void;
 }
 
 /**
  * Listens for SIGINT and SIGTERM with the policy above; answers the function that stops listening.
+ * Called once the command has finished, that function keeps swallowing signals until the window of
+ * the first one closes: a command that finished within 50 ms of a Ctrl-C (the mock's close) would
+ * otherwise meet npm's forwarded copy with no listener left and die by the signal instead of exiting 0.
  *
  * @example
  * const stopListening = onStopSignals({ finish: () => controller.abort(), now: () => writeSoFar() });
@@ -50,9 +55,13 @@ export function onStopSignals(handlers: StopHandlers, options: StopOptions = {})
   const source = options.source ?? process;
   const clock = options.clock ?? Date.now;
   const exit = options.exit ?? ((code: number) => process.exit(code));
+  const later =
+    options.later ?? ((ms: number, fn: () => void) => void setTimeout(fn, ms).unref());
   let first: number | undefined;
   let stoppingNow = false;
+  let finished = false;
   const listener = (signal: StopSignal) => {
+    if (finished) return;
     const at = clock();
     if (first === undefined) {
       first = at;
@@ -71,9 +80,16 @@ export function onStopSignals(handlers: StopHandlers, options: StopOptions = {})
   const onTerm = () => listener('SIGTERM');
   source.on('SIGINT', onInt);
   source.on('SIGTERM', onTerm);
-  return () => {
+  const detach = () => {
     source.off('SIGINT', onInt);
     source.off('SIGTERM', onTerm);
+  };
+  return () => {
+    if (finished) return;
+    finished = true;
+    const left = first === undefined ? 0 : first + sameStopMs - clock();
+    if (left <= 0) detach();
+    else later(left, detach);
   };
 }
 
