@@ -55,8 +55,7 @@ export function onStopSignals(handlers: StopHandlers, options: StopOptions = {})
   const source = options.source ?? process;
   const clock = options.clock ?? Date.now;
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  const later =
-    options.later ?? ((ms: number, fn: () => void) => void setTimeout(fn, ms).unref());
+  const later = options.later ?? ((ms: number, fn: () => void) => void setTimeout(fn, ms).unref());
   let first: number | undefined;
   let stoppingNow = false;
   let finished = false;
