@@ -55,10 +55,8 @@ describe('conformance --explore finds deviations that need depth', () => {
       const deviant: FetchLike = (req) => handle(req, realFetch);
       const r = await exploreDeployment({ ...options(deviant), seed: 1 });
       const rules = r.found?.verdicts.filter((v) => v.severity === 'must').map((v) => v.rule) ?? [];
-      console.log(
-        `[deep] ${r.ok ? 'MISSED' : 'FOUND'} ${d.name}: ${rules.join(', ')} (${r.durationMs} ms, ${r.sequences} sequences)`,
-      );
-      expect(r.ok).toBe(false);
+      expect(r.ok, `${r.sequences} sequences, no finding`).toBe(false);
+      expect(rules.length).toBeGreaterThan(0);
       expect(r.spent.creations).toBeLessThanOrEqual(budget.budgetCreations);
       if (!replayed.has(d.i)) return;
       const out = join(dir, String(d.i));
@@ -83,7 +81,7 @@ describe('conformance --explore finds deviations that need depth', () => {
       const r = await exploreDeployment({
         ...options((req) => handle(req, realFetch)),
         seed: 1,
-        maxTimeSeconds: 6,
+        maxTimeSeconds: 4,
       });
       expect(r.found?.verdicts ?? []).toEqual([]);
     },

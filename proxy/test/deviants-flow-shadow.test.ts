@@ -1,11 +1,13 @@
 /**
  * The app-like flow of deviants-flow.ts through the proxy with --shadow: the clean mock and every
- * allowed variation stay quiet, and each deviant is reported (by its honest rule or the oracle's).
+ * allowed variation stay quiet, and each deviant is reported (by its honest rule or the oracle's),
+ * once: the session rules the oracle subsumes are not said beside it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kitFixtures } from '../../conformance/setup/fixture-source.js';
 import { type MockServer, startMockServer } from '../../entries/node.js';
 import { startProxy } from '../index.js';
+import { subsumedByShadow } from '../shadow.js';
 import type { ProxyReport } from '../types.js';
 import {
   type Deviant,
@@ -58,6 +60,8 @@ describe('the app-like flow through the proxy with --shadow', { timeout: 60_000 
 
   it.each(deviants)('reports: $name', async (d) => {
     const shadowed = await watch(d, true);
+    // Once: a session rule the oracle says too is not a second finding.
+    expect(shadowed.violations.filter((v) => subsumedByShadow.has(v.rule))).toEqual([]);
     expect(shadowed.violations.length, said(shadowed).join('\n')).toBeGreaterThan(0);
   });
 });
