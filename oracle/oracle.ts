@@ -275,13 +275,20 @@ class DifferentialOracle implements Oracle {
           oracleRules.page,
           `deployment: page ${walk.page + 1} of size ${size} lists ${ids.length} voice(s), total ${String(data.total)}, has_more ${String(data.has_more)}; model: ${n} voice(s) in the scope, so ${expected} and has_more ${expectMore}`,
         );
-      const repeated = ids.filter((id, i) => walk.seen.includes(id) || ids.indexOf(id) !== i);
-      if (repeated.length > 0)
-        verdict(
-          oracleRules.walkRepeats,
-          `deployment: ${JSON.stringify(repeated)} listed again in one walk; model: an unchanged list shows each voice once`,
-        );
-    }
+    } else if (comparable && more && ids.length < size)
+      // Whatever the voices are, a page of an unchanged list that says more follows is full.
+      verdict(
+        oracleRules.page,
+        `deployment: page ${walk.page + 1} of size ${size} lists ${ids.length} voice(s) and has_more true; model: a page before the last is full`,
+      );
+    // Whatever the model knows of the scope: an unchanged list shows each voice once in a walk (a walk
+    // that comes back to its first voice never ends).
+    const repeated = comparable ? ids.filter((id, i) => walk.seen.includes(id) || ids.indexOf(id) !== i) : [];
+    if (repeated.length > 0)
+      verdict(
+        oracleRules.walkRepeats,
+        `deployment: ${JSON.stringify(repeated)} listed again in one walk; model: an unchanged list shows each voice once`,
+      );
     if (walk.page === 0) for (const s of listStates(n, size)) this.coverage.note(s);
     if (walk.page > 0 && !comparable) this.coverage.note('a cursor page after a write');
     if (this.deleteSinceList.delete(space)) this.coverage.note('a delete between lists');

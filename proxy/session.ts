@@ -7,7 +7,7 @@ import type { Verdict } from '../judge/index.js';
 import { operations } from '../openapi/document-index.js';
 import { ExchangeObserver, type ObserverOptions } from './exchange.js';
 import type { HarEntryTap, HarRecorder } from './har.js';
-import type { Shadow } from './shadow.js';
+import { type Shadow, subsumedByShadow } from './shadow.js';
 import type { ExchangeRecord, ProxyReport, Violation } from './types.js';
 
 /** One exchange in flight: its observer, and its HAR entry when a HAR is recorded. */
@@ -67,12 +67,14 @@ export class ProxySession {
     this.exchangeCount++;
     if (aborted === 'upstream' || aborted === 'upstream-unreachable') this.upstreamErrors++;
     if (this.exchanges.length < this.options.maxExchanges) this.exchanges.push(record);
-    this.add(findings, record);
-    if (this.options.shadow && ex.judged)
+    const shadowed =
+      this.options.shadow !== undefined &&
+      ex.judged !== undefined &&
       this.options.shadow.observe(ex.judged, (verdicts, failure) => {
         if (failure) record.notes.push(failure);
         this.add(verdicts, record);
       });
+    this.add(shadowed ? findings.filter((f) => !subsumedByShadow.has(f.rule)) : findings, record);
     tap?.end(record);
     this.options.onExchange?.(record);
   }

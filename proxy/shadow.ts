@@ -8,6 +8,19 @@
 import type { ExchangeFacts, KeyScope, Verdict } from '../judge/index.js';
 import { createOracle, type Oracle, type OracleExchange } from '../oracle/index.js';
 
+/**
+ * Session rules the oracle says too, with its model beside the answer: with --shadow they would be a
+ * second finding of one difference, so an exchange the shadow compares is not judged by them. A saved
+ * voice's selectability stays: the oracle forgives a refusal of a text longer than any accepted yet.
+ */
+export const subsumedByShadow: ReadonlySet<string> = new Set([
+  'session.saved-listed',
+  'session.deleted-gone',
+  'session.free-uses',
+  'session.upload-free',
+  'session.object-key-scope',
+]);
+
 /** Oracles kept at most without --keys (one per API key seen); later keys are not shadowed. */
 const maxScopes = 64;
 
@@ -21,14 +34,18 @@ export class Shadow {
     private readonly profile: unknown = undefined,
   ) {}
 
-  /** Compare one exchange after the ones before it; `report` gets its verdicts (or the oracle's failure). */
-  observe(facts: ExchangeFacts, report: (verdicts: Verdict[], failure?: string) => void): void {
+  /**
+   * Compare one exchange after the ones before it; `report` gets its verdicts (or the oracle's
+   * failure). False when no oracle compares it (a key past the cap of scopes).
+   */
+  observe(facts: ExchangeFacts, report: (verdicts: Verdict[], failure?: string) => void): boolean {
     const exchange = exchangeOf(facts);
     const oracle = this.oracleOf(first(facts.requestHeaders['x-api-key']));
-    if (!oracle) return;
+    if (!oracle) return false;
     this.queue = this.queue
       .then(async () => report(await (await oracle).observe(exchange)))
       .catch((e: Error) => report([], `the shadow could not compare this exchange: ${e.message}`));
+    return true;
   }
 
   /** Waits for every comparison asked for, then closes the models. */

@@ -7,9 +7,12 @@
  */
 import fc from 'fast-check';
 import type { Oracle } from '../../oracle/index.js';
+import type { KeyName } from '../toolkit/run-state.js';
 import { Budget, type Spent } from './budget.js';
 import { deleteCreated, sweepRun } from './cleanup.js';
 import { commandsOf, type Tier, tiers } from './commands/index.js';
+import { Probe, probes } from './commands/probe.js';
+import { Climb } from './commands/steer.js';
 import { BrokenMustRule } from './commands/step-command.js';
 import { calibrationText } from './commands/synthesize.js';
 import { cleanupReserveMs, Deadline, sweepMargin } from './deadline.js';
@@ -27,7 +30,7 @@ const maxCommands: Readonly<Record<Tier, number>> = { free: 8, uploads: 10, paid
 /** The share of each budget a tier may spend: lists and deletes are free, uploads keep most for saves. */
 const shareOf: Readonly<Record<Tier, Spent>> = {
   free: { chars: 0, uploads: 0, creations: 0 },
-  uploads: { chars: 0, uploads: 0.5, creations: 0.3 },
+  uploads: { chars: 0, uploads: 0.5, creations: 0.5 },
   paid: { chars: 1, uploads: 1, creations: 1 },
 };
 /** Step labels kept for the trace. */
@@ -97,6 +100,20 @@ async function walk(seq: Sequence): Promise<void> {
   }
 }
 
+/** The keys besides main, each a view of the state a write may change (its scope's voices, its account's free uses). */
+const otherViews: readonly KeyName[] = ['noClone', 'otherProject', 'otherEnv', 'otherOrg'];
+
+/**
+ * A first page through every other key given: a key of the same scope lists the same voices, and one
+ * of another account shows free uses a write must not spend (a per-key cache, a write across scopes).
+ */
+async function views(seq: Sequence): Promise<void> {
+  for (const key of otherViews) {
+    if (!seq.wire.keys[key] || seq.violations.length > 0) continue;
+    await seq.run({ label: `list the first page (${key})`, op: 'listVoices', key });
+  }
+}
+
 /** Everything the sequences of one exploration share. */
 class Exploration {
   sequences = 0;
@@ -107,6 +124,7 @@ class Exploration {
   found: Found | undefined;
   readonly accepted = { textLength: 0 };
   readonly tried = new Set<number>();
+  readonly walked = new Set<string>();
   /** Voices the sequences saved (answered 200): the final sweep deletes at most these and a margin. */
   created = 0;
 
@@ -118,7 +136,10 @@ class Exploration {
   ) {}
 
   /** One sequence: run the commands, note what it did, keep it when it is the shortest violation yet. */
-  async sequence(cmds: Iterable<fc.AsyncCommand<ReturnType<typeof newModel>, Sequence>>): Promise<void> {
+  async sequence(
+    cmds: Iterable<fc.AsyncCommand<ReturnType<typeof newModel>, Sequence>>,
+    saveLimit?: number,
+  ): Promise<void> {
     // Nothing left to spend or no time: the remaining runs (and shrink attempts) pass at once.
     if (this.budget.outOfTime() || this.spentOut() || this.wire.signal?.aborted) return;
     const n = ++this.sequences;
@@ -130,17 +151,22 @@ class Exploration {
       this.accepted,
       this.tried,
       this.oracle,
+      this.walked,
     );
     try {
       // A walk before and after: free, and what the oracle and the session rules compare from (the
       // voices there are, the free-use count, every saved voice listed, every deleted one gone).
       await walk(seq);
+      // The free tier writes nothing another view could show: its sequences skip them.
+      const writes = this.budget.tierShare.uploads > 0;
+      if (writes) await views(seq);
       if (this.budget.tierShare.chars > 0) await seq.run(calibration);
-      const model = newModel();
+      const model = newModel(saveLimit);
       await fc.asyncModelRun(() => ({ model, real: seq }), cmds);
       // Lists observe what changed: none after a sequence that wrote nothing.
       if (model.writes > 0) {
         await walk(seq);
+        if (writes) await views(seq);
         if (await cursorAcrossDelete(seq, model)) await walk(seq);
       }
       if (seq.violations.length > 0) throw new BrokenMustRule(seq.violations.map((v) => v.rule).join(', '));
@@ -200,7 +226,39 @@ class Exploration {
  * One tier's sequences; true when a violation ends the exploration. The paid tier goes on, round after
  * round of fresh seeds, while budget and time remain: no count of sequences cuts it short.
  */
+/**
+ * Before the paid tier's rounds, one climbing sequence (commands/steer.ts) with half the creations
+ * left (at most 20): depth that sequences of three saves never reach. True when it found a violation.
+ */
+async function climb(run: Exploration): Promise<boolean> {
+  const left = run.budget.limits.creations - run.budget.spent.creations;
+  const saves = Math.min(20, Math.floor(left / 2));
+  if (saves < 2 || run.spentOut()) return false;
+  try {
+    await run.sequence([new Climb()], saves);
+  } catch (e) {
+    if (!(e instanceof BrokenMustRule)) throw e;
+  }
+  if (run.found) run.progress('climb: a violation (its sequence is not shrunk)');
+  return run.found !== undefined;
+}
+
+/** One sequence of the refusal probes the uploads tier's share left untried (commands/probe.ts). */
+async function probeRest(run: Exploration): Promise<boolean> {
+  if (run.spentOut()) return false;
+  try {
+    await run.sequence(
+      probes.map(() => new Probe()),
+      probes.length,
+    );
+  } catch (e) {
+    if (!(e instanceof BrokenMustRule)) throw e;
+  }
+  return run.found !== undefined;
+}
+
 async function exploreTier(run: Exploration, tier: Tier, seed: number): Promise<boolean> {
+  if (tier === 'paid' && ((await climb(run)) || (await probeRest(run)))) return true;
   const property = fc.asyncProperty(
     fc.commands(commandsOf(tier), { maxCommands: maxCommands[tier], size: 'max' }),
     (cmds) => run.sequence(cmds),

@@ -29,8 +29,10 @@ export interface Model {
   readonly uploads: ModelUpload[];
   readonly voices: ModelVoice[];
   readonly cursors: ModelCursor[];
-  /** Saves this sequence sent (a sequence spends at most `maxSaves` creations). */
+  /** Saves this sequence sent (a sequence spends at most `saveLimit` creations). */
   saves: number;
+  /** Creations this sequence may spend: `maxSaves`, more for the climb (commands/steer.ts). */
+  saveLimit: number;
   /** Uploads this sequence sent (at most `maxUploads`: the upload budget must last for its saves). */
   uploadsSent: number;
   /** Numbers fresh voice ids. */
@@ -43,11 +45,12 @@ export interface Model {
   readonly followed: Set<number>;
 }
 
-export const newModel = (): Model => ({
+export const newModel = (saveLimit: number = maxSaves): Model => ({
   uploads: [],
   voices: [],
   cursors: [],
   saves: 0,
+  saveLimit,
   uploadsSent: 0,
   counter: 0,
   writes: 0,

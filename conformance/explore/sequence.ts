@@ -85,6 +85,8 @@ export class Sequence {
     readonly tried: Set<number> = new Set(),
     /** The differential oracle every step's exchange is compared by (reset for this sequence). */
     readonly oracle?: Oracle,
+    /** Walks steering made (`voices/page size`), shared by the exploration's sequences (commands/steer.ts). */
+    readonly walked: Set<string> = new Set(),
   ) {
     this.judge = createJudge({
       keys: keyScopes(wire),

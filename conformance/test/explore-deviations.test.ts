@@ -73,6 +73,7 @@ describe('conformance --explore finds what only a sequence shows', () => {
       await reset();
       const fixed = await replayReproduction(repro, options(realFetch));
       expect(fixed.verdicts).toEqual([]);
+      expect(fixed.reason).toBeUndefined();
       expect(fixed.ok).toBe(true);
       expect(fixed.outcome).toBe('pass');
     },

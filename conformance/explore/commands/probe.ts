@@ -44,6 +44,7 @@ const commandOf = (p: ProbeKind): StepCommand =>
 
 export class Probe extends StepCommand {
   private chosen: StepCommand | undefined;
+  private index: number | undefined;
   step() {
     return undefined;
   }
@@ -56,10 +57,15 @@ export class Probe extends StepCommand {
       const i = probes.findIndex((p, n) => !real.tried.has(n) && ('upload' in p || commandOf(p).check(m)));
       if (i < 0) return;
       real.tried.add(i);
+      this.index = i;
       this.chosen = commandOf(probes[i] as ProbeKind);
     }
     // A probe upload is not held to the per-sequence upload cap (that keeps the paid tier's uploads for saves).
+    const sent = real.records.length;
     if (this.chosen instanceof Upload || this.chosen.check(m)) await this.chosen.run(m, real);
+    // Refused by the budget (this tier's share of it): not tried, a later tier tries it again.
+    if (this.index !== undefined && real.records.slice(sent).some((r) => r.skipped === 'budget'))
+      real.tried.delete(this.index);
   }
   toString() {
     return `Probe(${this.chosen?.toString() ?? 'next'})`;

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { FixtureRole, KeyName } from '../../toolkit/run-state.js';
-import { type Model, type ModelUpload, maxSaves, pick } from '../model.js';
+import { type Model, type ModelUpload, pick } from '../model.js';
 import type { StepRecord } from '../sequence.js';
 import type { Step } from '../step.js';
 import { StepCommand } from './step-command.js';
@@ -35,7 +35,7 @@ export class Save extends StepCommand {
   }
 
   override check(m: Readonly<Model>): boolean {
-    return m.saves < maxSaves && this.voiceId(m) !== undefined;
+    return m.saves < m.saveLimit && this.voiceId(m) !== undefined;
   }
 
   private voiceId(m: Readonly<Model>): { sent: string; id: string } | undefined {
@@ -57,7 +57,7 @@ export class Save extends StepCommand {
     const mine = m.uploads.filter((u) => u.key === 'main' && (!this.badId || validRoles.has(u.role)));
     const upload = this.reuse ? pick(mine, this.upload) : mine.at(-1);
     const id = this.voiceId(m);
-    if (!upload || !id || m.saves >= maxSaves) return undefined;
+    if (!upload || !id || m.saves >= m.saveLimit) return undefined;
     const key: KeyName = this.saver === 'uploader' ? 'main' : this.saver;
     return {
       label: `save ${this.idKind} voice ${JSON.stringify(id.sent)} from the ${upload.role} upload of step ${upload.index + 1} (${key})`,
