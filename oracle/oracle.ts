@@ -22,6 +22,12 @@ export interface OracleOptions {
   readonly seed?: number;
   /** How far `created_at` may be from the time of the save, in seconds (default 120). */
   readonly createdAtToleranceSeconds?: number;
+  /**
+   * The voices whose every write the oracle sees (a suite's run prefix); default all. Others belong to
+   * clients it does not see: when a list shows one it is adopted, when a walk misses one it is
+   * forgotten, never a finding.
+   */
+  readonly ownVoice?: (voiceId: string) => boolean;
 }
 
 export interface Oracle {
@@ -74,12 +80,14 @@ class DifferentialOracle implements Oracle {
   private deleteSinceList = new Set<string>();
   private refusedSaveSinceList = new Set<string>();
   private readonly tolerance: number;
+  private readonly own: (voiceId: string) => boolean;
 
   constructor(
     private readonly model: ShadowModel,
     options: OracleOptions,
   ) {
     this.tolerance = options.createdAtToleranceSeconds ?? 120;
+    this.own = options.ownVoice ?? (() => true);
   }
 
   async reset(): Promise<void> {
@@ -289,19 +297,21 @@ class DifferentialOracle implements Oracle {
     const next = more && typeof data.next_voice_id === 'string' ? data.next_voice_id : undefined;
     const after = this.walks.advance(walk, ids, next);
     if (more) return;
-    this.compareWalk(after, comparable, space, verdict);
+    await this.compareWalk(after, comparable, space, verdict);
   }
 
   /** A walk ended: every voice live throughout it was listed. */
-  private compareWalk(
+  private async compareWalk(
     walk: { seen: readonly string[]; liveAtStart: ReadonlySet<string> },
     comparable: boolean,
     space: string,
     verdict: (r: OracleRule, seen: string) => void,
-  ): void {
+  ): Promise<void> {
     const seen = new Set(walk.seen);
     const live = this.model.live(space).map((v) => v.voiceId);
-    const missing = live.filter((id) => !seen.has(id) && (comparable || walk.liveAtStart.has(id)));
+    const gone = live.filter((id) => !seen.has(id) && (comparable || walk.liveAtStart.has(id)));
+    for (const id of gone.filter((id) => !this.own(id))) await this.model.forgetIn(space, id);
+    const missing = gone.filter((id) => this.own(id));
     if (missing.length > 0)
       verdict(
         oracleRules.walkMissing,
@@ -326,6 +336,10 @@ class DifferentialOracle implements Oracle {
           oracleRules.createdAt,
           `deployment: ${JSON.stringify(id)} created_at ${createdAt}; model: ${record.createdAt} (the save's time), ${Math.abs(createdAt - record.createdAt)} s apart`,
         );
+      return;
+    }
+    if (!this.own(id)) {
+      await this.model.adopt(key, id, createdAt ?? Math.floor(this.model.service.clock.now() / 1000), false);
       return;
     }
     if (this.model.wasDeleted(space, id)) {

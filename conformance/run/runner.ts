@@ -1,5 +1,6 @@
 import { errorText } from '../setup/preflight.js';
 import { CaseContext, type ConformanceCase } from '../toolkit/context.js';
+import { closeOracle } from '../toolkit/oracled.js';
 import type { RunState } from '../toolkit/run-state.js';
 import type { CaseInfo, CaseResult, Outcome, ProgressEvent, RunCounts, RunResult } from '../types.js';
 import { abortedCleanupLimits, cleanupLimits, cleanupRun, freeUsesNow } from './cleanup.js';
@@ -115,6 +116,8 @@ export async function runCases(
     results.push(result);
     progress({ type: 'case-end', result, index, total: chosen.length });
   }
+  // The cleanup's requests are no case's: the oracle has compared all it will.
+  await closeOracle(state);
   // Every delete so far was a case's; the cleanup's come after.
   const voicesDeletedByCases = state.voicesDeleted;
   // Asked to finish: the cleanup and the last count get a short grace, not the usual minute.
