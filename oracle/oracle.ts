@@ -10,7 +10,14 @@ import { Coverage, creationState, freeUsesState, listStates } from './coverage.j
 import { envelopeOf, type OracleExchange, type OracleOperation, operationOf } from './exchange.js';
 import { pageSizeOf, Walks } from './lists.js';
 import { type ModelAnswer, type OracleKey, ShadowModel } from './model.js';
-import { acceptedExplained, codeStated, refusedExplained, type Weighed } from './refusals.js';
+import {
+  acceptedExplained,
+  codeStated,
+  optionValues,
+  refusedExplained,
+  statusStated,
+  type Weighed,
+} from './refusals.js';
 import { type OracleRule, oracleRules } from './rules.js';
 
 export interface OracleOptions {
@@ -73,6 +80,9 @@ class DifferentialOracle implements Oracle {
   private knownScopes = new Set<string>();
   private knownAccounts = new Set<string>();
   private longestAccepted = 0;
+  private acceptedOptions = new Set<string>();
+  /** Object keys the deployment's uploads answered, with the exchange that gave each. */
+  private objectKeys = new Map<string, number>();
   /** Voices the deployment made speak, per scope (deleting one forgets it). */
   private heard = new Map<string, Set<string>>();
   /** The key the deployment's default voice is heard under. */
@@ -97,6 +107,8 @@ class DifferentialOracle implements Oracle {
     this.knownScopes = new Set();
     this.knownAccounts = new Set();
     this.longestAccepted = 0;
+    this.acceptedOptions = new Set();
+    this.objectKeys = new Map();
     this.heard = new Map();
     this.deleteSinceList = new Set();
     this.refusedSaveSinceList = new Set();
@@ -132,12 +144,15 @@ class DifferentialOracle implements Oracle {
         seen,
       });
     this.compareStatus(facts, modelAnswer, verdict);
+    this.compareSucceed(facts, verdict);
+    if (op === 'uploadFile' && ok(ex.answer.status)) this.compareObjectKey(facts, verdict);
     if (before) await this.follow(facts, modelAnswer, before);
     if (op === 'listVoices' && ok(ex.answer.status)) await this.comparePage(facts, verdict);
     if ((op === 'synthesizeSpeech' || op === 'streamSpeech') && ok(ex.answer.status)) {
       this.compareAudio(facts, modelAnswer, verdict);
       const text = facts.weighed.body.generate_text;
       if (typeof text === 'string') this.longestAccepted = Math.max(this.longestAccepted, [...text].length);
+      for (const o of optionValues(facts.weighed.body)) this.acceptedOptions.add(o);
       if (facts.space) {
         const heard = this.heard.get(facts.space) ?? new Set<string>();
         heard.add(facts.voice ?? this.defaultVoice);
@@ -178,6 +193,7 @@ class DifferentialOracle implements Oracle {
       refKnown: ref !== undefined,
       refForeign: ref !== undefined && key !== undefined && ref.space !== this.model.uploadSpaceOf(key),
       longestAccepted: this.longestAccepted,
+      acceptedOptions: this.acceptedOptions,
       query,
     };
     const leftBefore =
@@ -208,7 +224,35 @@ class DifferentialOracle implements Oracle {
         verdict(oracleRules.refused, `${side}: the deployment refused what the model accepts`);
     } else if (!ok(dep.status) && !ok(m.status) && depCode !== m.code && codeStated(f.weighed, m.code)) {
       verdict(oracleRules.errorCode, `${side}: the spec states error_code ${m.code} here`);
+    } else if (!ok(dep.status) && !ok(m.status) && depCode === m.code) {
+      const stated = statusStated(f.weighed, m.code, m.status);
+      if (stated !== undefined && stated !== dep.status)
+        verdict(oracleRules.statusOfCode, `${side}: the spec states HTTP ${stated} for error_code ${m.code}`);
     }
+  }
+
+  /** A JSON answer's `succeed` says what its status says (§2.1). */
+  private compareSucceed(f: Facts, verdict: (r: OracleRule, seen: string) => void): void {
+    const { status, json } = f.ex.answer;
+    const succeed = envelopeOf(json).succeed;
+    if (json === undefined || succeed === undefined || succeed === ok(status)) return;
+    verdict(
+      oracleRules.succeed,
+      `deployment: HTTP ${status} with succeed ${succeed}; model: succeed ${ok(status)} for HTTP ${status}`,
+    );
+  }
+
+  /** Each accepted upload answers an object key no earlier upload was given (§2.2). */
+  private compareObjectKey(f: Facts, verdict: (r: OracleRule, seen: string) => void): void {
+    const key = envelopeOf(f.ex.answer.json).data?.object_key;
+    if (typeof key !== 'string') return;
+    const earlier = this.objectKeys.get(key);
+    if (earlier !== undefined)
+      verdict(
+        oracleRules.objectKeyReused,
+        `deployment: object_key ${JSON.stringify(key)} again (first given by exchange ${earlier}); model: a new object key for each stored file`,
+      );
+    else if (this.objectKeys.size < 10_000) this.objectKeys.set(key, f.ex.seq);
   }
 
   /** Make the model's state the deployment's after a write. */
@@ -290,6 +334,12 @@ class DifferentialOracle implements Oracle {
           `deployment: ${JSON.stringify(repeated)} listed again in one walk; model: an unchanged list shows each voice once`,
         );
     }
+    // Whatever the oracle knows of the scope: has_more true promised this page voices.
+    if (comparable && walk.page > 0 && ids.length === 0)
+      verdict(
+        oracleRules.page,
+        `deployment: page ${walk.page + 1} of size ${size} is empty after page ${walk.page} said has_more true; model: has_more is true only when more voices follow`,
+      );
     if (walk.page === 0) for (const s of listStates(n, size)) this.coverage.note(s);
     if (walk.page > 0 && !comparable) this.coverage.note('a cursor page after a write');
     if (this.deleteSinceList.delete(space)) this.coverage.note('a delete between lists');
@@ -368,7 +418,12 @@ class DifferentialOracle implements Oracle {
   ) {
     if (typeof shownLeft !== 'number' || !Number.isInteger(shownLeft)) return;
     const left = this.model.remaining(key.account);
-    if (this.knownAccounts.has(key.account) && left !== Math.max(0, shownLeft))
+    if (shownLeft < 0)
+      verdict(
+        oracleRules.freeUses,
+        `deployment: remainingFreeCloneCount ${shownLeft}; model: a count of free uses never goes below 0`,
+      );
+    else if (this.knownAccounts.has(key.account) && left !== shownLeft)
       verdict(
         oracleRules.freeUses,
         `deployment: remainingFreeCloneCount ${shownLeft}; model: ${left} (from the count first shown and the creations since)`,

@@ -212,7 +212,7 @@ export class CaseContext {
     const facts = factsOf(spec.op ?? undefined, req, spec, ex);
     this.record(facts, spec);
     if (spec.op && !ex.truncated) this.judgeFacts({ ...facts, operationId: spec.op }, ex);
-    for (const v of await oracleVerdicts(this.state, spec.op, req, spec, ex)) this.verdict(v, ex);
+    for (const v of await oracleVerdicts(this.state, spec.op, req, spec, ex)) this.verdict(v, ex, true);
     return ex;
   }
 
@@ -246,13 +246,20 @@ export class CaseContext {
     this.judge(op, new Request(new URL(path, this.state.baseUrl), { method }), {}, ex);
   }
 
-  private verdict(v: Verdict, ex: Exchange): void {
+  /**
+   * A verdict as a finding. The oracle's (`differential`) are findings of an observing case too: it
+   * compares with the contract's model and already lets through what the spec leaves open.
+   */
+  private verdict(v: Verdict, ex: Exchange, differential = false): void {
     if (judgedElsewhere.has(v.rule)) return;
     const key = `${v.rule} ${v.seen}`;
     if (this.verdictsSeen.has(key)) return;
     this.verdictsSeen.add(key);
     const evidence = v.evidence ? ` (evidence: exchange ${v.evidence.exchange}, ${v.evidence.what})` : '';
-    this.fail(`${v.rule} (${v.section}): ${v.seen}${evidence}`, { request: ex.request, level: v.severity });
+    const message = `${v.rule} (${v.section}): ${v.seen}${evidence}`;
+    if (differential && this.kase.severity === 'observe')
+      this.findings.push({ level: v.severity, message, request: ex.request });
+    else this.fail(message, { request: ex.request, level: v.severity });
   }
 }
 

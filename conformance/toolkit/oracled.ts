@@ -10,44 +10,70 @@ import type { OperationId } from '../../openapi/contract.js';
 import { createOracle, type Oracle, type OracleAudio, type OracleExchange } from '../../oracle/index.js';
 import type { Exchange } from './http.js';
 import { suiteTenancy } from './judged.js';
-import type { RunState } from './run-state.js';
+import type { RunKeys, RunState } from './run-state.js';
 
-interface RunOracle {
-  readonly oracle: Promise<Oracle | undefined>;
+/**
+ * A run's oracle, made when the run's state is (RunState.oracle), shared by every copy of that state
+ * (the housekeeping's first look at the free uses feeds it too). Its model is made on first use.
+ */
+export class SuiteOracle {
+  private oracle: Promise<Oracle | undefined> | undefined;
   /** The observations in answer order: each waits for the one before. */
-  queue: Promise<unknown>;
-  seq: number;
-}
+  private queue: Promise<unknown> = Promise.resolve();
+  private seq = 0;
+  private closed = false;
 
-const oracles = new WeakMap<RunState, RunOracle>();
+  constructor(
+    private readonly keys: RunKeys,
+    private readonly prefix: string,
+    private readonly now: () => number,
+  ) {}
+
+  private get(): Promise<Oracle | undefined> {
+    if (!this.oracle) {
+      const scopes = suiteTenancy(this.keys);
+      const keys = scopes
+        ? Object.fromEntries(
+            Object.entries(scopes).map(([key, scope]) => [
+              key,
+              { ...scope, voiceCloning: key !== this.keys.noClone },
+            ]),
+          )
+        : undefined;
+      // Two names sharing one key: where a voice belongs is unknown, so the run has no oracle.
+      this.oracle = keys
+        ? createOracle({ keys, ownVoice: (id) => id.startsWith(this.prefix) }, this.now())
+        : Promise.resolve(undefined);
+    }
+    return this.oracle;
+  }
+
+  /** Observe one exchange after those before it; `build` makes what the oracle is told (undefined: skip). */
+  observe(build: (seq: number) => Promise<OracleExchange | 'resync' | undefined>): Promise<Verdict[]> {
+    const next = this.queue.then(async (): Promise<Verdict[]> => {
+      if (this.closed) return [];
+      const oracle = await this.get();
+      if (!oracle) return [];
+      const exchange = await build(this.seq + 1);
+      if (exchange === 'resync') await oracle.reset();
+      if (exchange === undefined || exchange === 'resync') return [];
+      this.seq += 1;
+      return oracle.observe(exchange);
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Close the model; later exchanges (the cleanup's) are not observed. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
+    await (await this.oracle)?.close();
+  }
+}
 
 /** Verdicts the suite reports itself: a 5xx is every case's finding already (context.ts). */
 const reportedElsewhere = new Set(['oracle.server-error']);
-
-function runOracle(state: RunState): RunOracle {
-  let run = oracles.get(state);
-  if (!run) {
-    const scopes = suiteTenancy(state.keys);
-    const keys = scopes
-      ? Object.fromEntries(
-          Object.entries(scopes).map(([key, scope]) => [
-            key,
-            { ...scope, voiceCloning: key !== state.keys.noClone },
-          ]),
-        )
-      : undefined;
-    run = {
-      // Two names sharing one key: where a voice belongs is unknown, so no oracle for this run.
-      oracle: keys
-        ? createOracle({ keys, ownVoice: (id) => id.startsWith(state.prefix) }, state.now())
-        : Promise.resolve(undefined),
-      queue: Promise.resolve(),
-      seq: 0,
-    };
-    oracles.set(state, run);
-  }
-  return run;
-}
 
 /** What the suite sent, as the oracle reads it (undefined: a body the oracle cannot replay). */
 async function requestOf(
@@ -101,29 +127,23 @@ function audioOf(state: RunState, ex: Exchange): OracleAudio | undefined {
  * The oracle's verdicts on one exchange of a case (none when the run has no oracle, the request is to
  * another host or asks the kit's mock for a fault).
  */
-export function oracleVerdicts(
+export async function oracleVerdicts(
   state: RunState,
   op: OperationId | null | undefined,
   req: Request,
   sent: { json?: unknown; body?: BodyInit },
   ex: Exchange,
 ): Promise<Verdict[]> {
-  const run = runOracle(state);
+  if (!state.oracle || !op || ex.truncated) return [];
   const at = state.now();
-  const next = run.queue.then(async (): Promise<Verdict[]> => {
-    const oracle = await run.oracle;
-    if (!oracle || !op || ex.truncated) return [];
+  const verdicts = await state.oracle.observe(async (seq) => {
+    // A fault the kit's mock was asked for changes nothing; a write whose body is not replayed may have.
+    if (req.headers.has('prefer')) return undefined;
     const request = await requestOf(state, req, sent);
     const write = op === 'uploadFile' || op === 'saveVoice' || op === 'deleteVoice';
-    // A fault the kit's mock was asked for changes nothing; a body not replayed may have.
-    if (req.headers.has('prefer')) return [];
-    if (!request) {
-      if (write && ex.status < 300) await oracle.reset();
-      return [];
-    }
-    run.seq += 1;
-    const exchange: OracleExchange = {
-      seq: run.seq,
+    if (!request) return write && ex.status < 300 ? 'resync' : undefined;
+    return {
+      seq,
       at,
       request,
       answer: {
@@ -132,18 +152,6 @@ export function oracleVerdicts(
         ...(op === 'synthesizeSpeech' || op === 'streamSpeech' ? { audio: audioOf(state, ex) } : {}),
       },
     };
-    const verdicts = await oracle.observe(exchange);
-    return verdicts.filter((v) => !reportedElsewhere.has(v.rule));
   });
-  run.queue = next.catch(() => undefined);
-  return next;
-}
-
-/** Close the run's oracle (its in-process mock core). */
-export async function closeOracle(state: RunState): Promise<void> {
-  const run = oracles.get(state);
-  if (!run) return;
-  oracles.delete(state);
-  await run.queue;
-  await (await run.oracle)?.close();
+  return verdicts.filter((v) => !reportedElsewhere.has(v.rule));
 }
