@@ -20,7 +20,7 @@ import { checkedReference } from '../setup/reference-check.js';
 import { serveReference } from '../setup/reference-server.js';
 import type { RunOptions } from '../setup/run-options.js';
 import { defaultRequestTimeoutSeconds, type FetchLike, withTimeout } from '../toolkit/http.js';
-import { SuiteOracle } from '../toolkit/oracled.js';
+import { suiteOracleOf } from '../toolkit/oracled.js';
 import type { FixtureFile, RunKeys, RunState } from '../toolkit/run-state.js';
 import { includeNames, type RunResult } from '../types.js';
 import { runCases } from './runner.js';
@@ -117,7 +117,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Profiled
       uploads: 0,
       counter: 0,
       recorder: createProfileRecorder(),
-      oracle: new SuiteOracle(keys, prefix, now),
+      oracle: suiteOracleOf(keys, prefix, now),
     };
     const prepare = async () => (kitMock ? [await freshUploadWindow(state)] : []);
     // The embedded mock stops with the run; a mock that lives on gets its upload quotas back.

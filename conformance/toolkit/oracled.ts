@@ -7,69 +7,26 @@
  */
 import { audioKindOf, pcmLayoutOf, type Verdict } from '../../judge/index.js';
 import type { OperationId } from '../../openapi/contract.js';
-import { createOracle, type Oracle, type OracleAudio, type OracleExchange } from '../../oracle/index.js';
+import { createOracle, type OracleAudio, type OracleExchange } from '../../oracle/index.js';
 import type { Exchange } from './http.js';
 import { suiteTenancy } from './judged.js';
 import type { RunKeys, RunState } from './run-state.js';
+import { SuiteOracle } from './suite-oracle.js';
 
 /**
- * A run's oracle, made when the run's state is (RunState.oracle), shared by every copy of that state
- * (the housekeeping's first look at the free uses feeds it too). Its model is made on first use.
+ * The run's oracle for these keys, placed as the preflight describes them (judged.ts), the key
+ * without Voice Cloning marked; the run's own voices are those under its prefix. Two names sharing
+ * one key leave where a voice belongs unknown: then the run has none.
  */
-export class SuiteOracle {
-  private oracle: Promise<Oracle | undefined> | undefined;
-  /** The observations in answer order: each waits for the one before. */
-  private queue: Promise<unknown> = Promise.resolve();
-  private seq = 0;
-  private closed = false;
-
-  constructor(
-    private readonly keys: RunKeys,
-    private readonly prefix: string,
-    private readonly now: () => number,
-  ) {}
-
-  private get(): Promise<Oracle | undefined> {
-    if (!this.oracle) {
-      const scopes = suiteTenancy(this.keys);
-      const keys = scopes
-        ? Object.fromEntries(
-            Object.entries(scopes).map(([key, scope]) => [
-              key,
-              { ...scope, voiceCloning: key !== this.keys.noClone },
-            ]),
-          )
-        : undefined;
-      // Two names sharing one key: where a voice belongs is unknown, so the run has no oracle.
-      this.oracle = keys
-        ? createOracle({ keys, ownVoice: (id) => id.startsWith(this.prefix) }, this.now())
-        : Promise.resolve(undefined);
-    }
-    return this.oracle;
-  }
-
-  /** Observe one exchange after those before it; `build` makes what the oracle is told (undefined: skip). */
-  observe(build: (seq: number) => Promise<OracleExchange | 'resync' | undefined>): Promise<Verdict[]> {
-    const next = this.queue.then(async (): Promise<Verdict[]> => {
-      if (this.closed) return [];
-      const oracle = await this.get();
-      if (!oracle) return [];
-      const exchange = await build(this.seq + 1);
-      if (exchange === 'resync') await oracle.reset();
-      if (exchange === undefined || exchange === 'resync') return [];
-      this.seq += 1;
-      return oracle.observe(exchange);
-    });
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
-
-  /** Close the model; later exchanges (the cleanup's) are not observed. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.queue;
-    await (await this.oracle)?.close();
-  }
+export function suiteOracleOf(keys: RunKeys, prefix: string, now: () => number): SuiteOracle | undefined {
+  const scopes = suiteTenancy(keys);
+  if (!scopes) return undefined;
+  const placed = Object.fromEntries(
+    Object.entries(scopes).map(([key, scope]) => [key, { ...scope, voiceCloning: key !== keys.noClone }]),
+  );
+  return new SuiteOracle(() =>
+    createOracle({ keys: placed, ownVoice: (id) => id.startsWith(prefix) }, now()),
+  );
 }
 
 /** Verdicts the suite reports itself: a 5xx is every case's finding already (context.ts). */

@@ -1,7 +1,7 @@
 import type { ProfileRecorder } from '../../profile/recorder.js';
 import type { ExtraKeyName } from '../types.js';
 import type { FetchLike } from './http.js';
-import type { SuiteOracle } from './oracled.js';
+import type { SuiteOracle } from './suite-oracle.js';
 
 /** The keys of a run: the main key and the extra ones a deployment can provide. */
 export type RunKeys = { readonly main: string } & { readonly [K in ExtraKeyName]?: string };
