@@ -6,7 +6,7 @@
  * compare, and a write among those makes it start over from what the deployment shows next.
  */
 import { audioKindOf, pcmLayoutOf, type Verdict } from '../../judge/index.js';
-import type { OperationId } from '../../openapi/contract.js';
+import { limits, type OperationId } from '../../openapi/contract.js';
 import { createOracle, type OracleAudio, type OracleExchange } from '../../oracle/index.js';
 import type { Exchange } from './http.js';
 import { suiteTenancy } from './judged.js';
@@ -52,7 +52,11 @@ async function requestOf(
     const file = sent.body.get('file');
     if (typeof scene !== 'string' || !(file instanceof Blob)) return undefined;
     const fileName = file instanceof File ? file.name : 'blob';
-    const bytes = new Uint8Array(await file.arrayBuffer());
+    // A file too large to be a reference but not to be uploaded: the model's answer to it does not
+    // depend on its bytes, and a save from it is refused for a reason the oracle leaves open (20010),
+    // so the model stores its stand-in recording instead of copying megabytes.
+    const standIn = file.size > limits.referenceMaxBytes.value && file.size <= limits.uploadMaxBytes.value;
+    const bytes = standIn ? undefined : new Uint8Array(await file.arrayBuffer());
     return { method: req.method, path, headers, form: { scene, fileName, bytes } };
   }
   if (sent.json !== undefined) return { method: req.method, path, headers, json: sent.json };
