@@ -264,9 +264,14 @@ export class ShadowModel {
 
   /** Removes a voice the deployment no longer has (a delete it did, a save it did not keep). */
   async forget(k: KeyConfig, id: string): Promise<void> {
-    if (!this.find(this.spaceOf(k), id)) return;
+    await this.forgetIn(this.spaceOf(k), id);
+  }
+
+  /** Removes a voice of `space` the deployment no longer shows (another client deleted it). */
+  async forgetIn(space: string, id: string): Promise<void> {
+    if (!this.find(space, id)) return;
     const s = this.snapshot();
-    s.voices.voices = s.voices.voices.filter((v) => !(v.space === this.spaceOf(k) && v.voiceId === id));
+    s.voices.voices = s.voices.voices.filter((v) => !(v.space === space && v.voiceId === id));
     await this.restore(s);
   }
 

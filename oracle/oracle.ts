@@ -10,7 +10,14 @@ import { Coverage, creationState, freeUsesState, listStates } from './coverage.j
 import { envelopeOf, type OracleExchange, type OracleOperation, operationOf } from './exchange.js';
 import { pageSizeOf, Walks } from './lists.js';
 import { type ModelAnswer, type OracleKey, ShadowModel } from './model.js';
-import { acceptedExplained, codeStated, refusedExplained, type Weighed } from './refusals.js';
+import {
+  acceptedExplained,
+  codeStated,
+  optionValues,
+  refusedExplained,
+  statusStated,
+  type Weighed,
+} from './refusals.js';
 import { type OracleRule, oracleRules } from './rules.js';
 
 export interface OracleOptions {
@@ -22,6 +29,12 @@ export interface OracleOptions {
   readonly seed?: number;
   /** How far `created_at` may be from the time of the save, in seconds (default 120). */
   readonly createdAtToleranceSeconds?: number;
+  /**
+   * The voices whose every write the oracle sees (a suite's run prefix); default all. Others belong to
+   * clients it does not see: when a list shows one it is adopted, when a walk misses one it is
+   * forgotten, never a finding.
+   */
+  readonly ownVoice?: (voiceId: string) => boolean;
 }
 
 export interface Oracle {
@@ -67,6 +80,9 @@ class DifferentialOracle implements Oracle {
   private knownScopes = new Set<string>();
   private knownAccounts = new Set<string>();
   private longestAccepted = 0;
+  private acceptedOptions = new Set<string>();
+  /** Object keys the deployment's uploads answered, with the exchange that gave each. */
+  private objectKeys = new Map<string, number>();
   /** Voices the deployment made speak, per scope (deleting one forgets it). */
   private heard = new Map<string, Set<string>>();
   /** The key the deployment's default voice is heard under. */
@@ -74,12 +90,14 @@ class DifferentialOracle implements Oracle {
   private deleteSinceList = new Set<string>();
   private refusedSaveSinceList = new Set<string>();
   private readonly tolerance: number;
+  private readonly own: (voiceId: string) => boolean;
 
   constructor(
     private readonly model: ShadowModel,
     options: OracleOptions,
   ) {
     this.tolerance = options.createdAtToleranceSeconds ?? 120;
+    this.own = options.ownVoice ?? (() => true);
   }
 
   async reset(): Promise<void> {
@@ -89,6 +107,8 @@ class DifferentialOracle implements Oracle {
     this.knownScopes = new Set();
     this.knownAccounts = new Set();
     this.longestAccepted = 0;
+    this.acceptedOptions = new Set();
+    this.objectKeys = new Map();
     this.heard = new Map();
     this.deleteSinceList = new Set();
     this.refusedSaveSinceList = new Set();
@@ -124,12 +144,15 @@ class DifferentialOracle implements Oracle {
         seen,
       });
     this.compareStatus(facts, modelAnswer, verdict);
+    this.compareSucceed(facts, verdict);
+    if (op === 'uploadFile' && ok(ex.answer.status)) this.compareObjectKey(facts, verdict);
     if (before) await this.follow(facts, modelAnswer, before);
     if (op === 'listVoices' && ok(ex.answer.status)) await this.comparePage(facts, verdict);
     if ((op === 'synthesizeSpeech' || op === 'streamSpeech') && ok(ex.answer.status)) {
       this.compareAudio(facts, modelAnswer, verdict);
       const text = facts.weighed.body.generate_text;
       if (typeof text === 'string') this.longestAccepted = Math.max(this.longestAccepted, [...text].length);
+      for (const o of optionValues(facts.weighed.body)) this.acceptedOptions.add(o);
       if (facts.space) {
         const heard = this.heard.get(facts.space) ?? new Set<string>();
         heard.add(facts.voice ?? this.defaultVoice);
@@ -170,6 +193,7 @@ class DifferentialOracle implements Oracle {
       refKnown: ref !== undefined,
       refForeign: ref !== undefined && key !== undefined && ref.space !== this.model.uploadSpaceOf(key),
       longestAccepted: this.longestAccepted,
+      acceptedOptions: this.acceptedOptions,
       query,
     };
     const leftBefore =
@@ -200,7 +224,35 @@ class DifferentialOracle implements Oracle {
         verdict(oracleRules.refused, `${side}: the deployment refused what the model accepts`);
     } else if (!ok(dep.status) && !ok(m.status) && depCode !== m.code && codeStated(f.weighed, m.code)) {
       verdict(oracleRules.errorCode, `${side}: the spec states error_code ${m.code} here`);
+    } else if (!ok(dep.status) && !ok(m.status) && depCode === m.code) {
+      const stated = statusStated(f.weighed, m.code, m.status);
+      if (stated !== undefined && stated !== dep.status)
+        verdict(oracleRules.statusOfCode, `${side}: the spec states HTTP ${stated} for error_code ${m.code}`);
     }
+  }
+
+  /** A JSON answer's `succeed` says what its status says (§2.1). */
+  private compareSucceed(f: Facts, verdict: (r: OracleRule, seen: string) => void): void {
+    const { status, json } = f.ex.answer;
+    const succeed = envelopeOf(json).succeed;
+    if (json === undefined || succeed === undefined || succeed === ok(status)) return;
+    verdict(
+      oracleRules.succeed,
+      `deployment: HTTP ${status} with succeed ${succeed}; model: succeed ${ok(status)} for HTTP ${status}`,
+    );
+  }
+
+  /** Each accepted upload answers an object key no earlier upload was given (§2.2). */
+  private compareObjectKey(f: Facts, verdict: (r: OracleRule, seen: string) => void): void {
+    const key = envelopeOf(f.ex.answer.json).data?.object_key;
+    if (typeof key !== 'string') return;
+    const earlier = this.objectKeys.get(key);
+    if (earlier !== undefined)
+      verdict(
+        oracleRules.objectKeyReused,
+        `deployment: object_key ${JSON.stringify(key)} again (first given by exchange ${earlier}); model: a new object key for each stored file`,
+      );
+    else if (this.objectKeys.size < 10_000) this.objectKeys.set(key, f.ex.seq);
   }
 
   /** Make the model's state the deployment's after a write. */
@@ -281,6 +333,12 @@ class DifferentialOracle implements Oracle {
         oracleRules.page,
         `deployment: page ${walk.page + 1} of size ${size} lists ${ids.length} voice(s) and has_more true; model: a page before the last is full`,
       );
+    else if (comparable && walk.page > 0 && ids.length === 0)
+      // Whatever the oracle knows of the scope: has_more true promised this page voices.
+      verdict(
+        oracleRules.page,
+        `deployment: page ${walk.page + 1} of size ${size} is empty after page ${walk.page} said has_more true; model: has_more is true only when more voices follow`,
+      );
     // Whatever the model knows of the scope: an unchanged list shows each voice once in a walk (a walk
     // that comes back to its first voice never ends).
     const repeated = comparable ? ids.filter((id, i) => walk.seen.includes(id) || ids.indexOf(id) !== i) : [];
@@ -296,19 +354,21 @@ class DifferentialOracle implements Oracle {
     const next = more && typeof data.next_voice_id === 'string' ? data.next_voice_id : undefined;
     const after = this.walks.advance(walk, ids, next);
     if (more) return;
-    this.compareWalk(after, comparable, space, verdict);
+    await this.compareWalk(after, comparable, space, verdict);
   }
 
   /** A walk ended: every voice live throughout it was listed. */
-  private compareWalk(
+  private async compareWalk(
     walk: { seen: readonly string[]; liveAtStart: ReadonlySet<string> },
     comparable: boolean,
     space: string,
     verdict: (r: OracleRule, seen: string) => void,
-  ): void {
+  ): Promise<void> {
     const seen = new Set(walk.seen);
     const live = this.model.live(space).map((v) => v.voiceId);
-    const missing = live.filter((id) => !seen.has(id) && (comparable || walk.liveAtStart.has(id)));
+    const gone = live.filter((id) => !seen.has(id) && (comparable || walk.liveAtStart.has(id)));
+    for (const id of gone.filter((id) => !this.own(id))) await this.model.forgetIn(space, id);
+    const missing = gone.filter((id) => this.own(id));
     if (missing.length > 0)
       verdict(
         oracleRules.walkMissing,
@@ -333,6 +393,10 @@ class DifferentialOracle implements Oracle {
           oracleRules.createdAt,
           `deployment: ${JSON.stringify(id)} created_at ${createdAt}; model: ${record.createdAt} (the save's time), ${Math.abs(createdAt - record.createdAt)} s apart`,
         );
+      return;
+    }
+    if (!this.own(id)) {
+      await this.model.adopt(key, id, createdAt ?? Math.floor(this.model.service.clock.now() / 1000), false);
       return;
     }
     if (this.model.wasDeleted(space, id)) {
@@ -361,7 +425,12 @@ class DifferentialOracle implements Oracle {
   ) {
     if (typeof shownLeft !== 'number' || !Number.isInteger(shownLeft)) return;
     const left = this.model.remaining(key.account);
-    if (this.knownAccounts.has(key.account) && left !== Math.max(0, shownLeft))
+    if (shownLeft < 0)
+      verdict(
+        oracleRules.freeUses,
+        `deployment: remainingFreeCloneCount ${shownLeft}; model: a count of free uses never goes below 0`,
+      );
+    else if (this.knownAccounts.has(key.account) && left !== shownLeft)
       verdict(
         oracleRules.freeUses,
         `deployment: remainingFreeCloneCount ${shownLeft}; model: ${left} (from the count first shown and the creations since)`,

@@ -27,6 +27,8 @@ export interface Weighed {
   readonly refForeign: boolean;
   /** The longest text the deployment accepted so far. */
   readonly longestAccepted: number;
+  /** `option=value` of the synthesis options the deployment accepted so far (any voice). */
+  readonly acceptedOptions: ReadonlySet<string>;
   readonly query: URLSearchParams;
 }
 
@@ -35,11 +37,21 @@ const contentCodes = new Set([20010, 20012, 20015, 20016, 20017]);
 
 const synthesisOptions = ['language', 'emotion_class', 'audio_format'] as const;
 
+/** `option=value` of a synthesis request's options, as the oracle remembers accepted ones. */
+export function optionValues(body: Readonly<Record<string, unknown>>): string[] {
+  return [...synthesisOptions, 'speed' as const]
+    .filter((o) => body[o] !== undefined)
+    .map((o) => `${o}=${JSON.stringify(body[o])}`);
+}
+
 function openSynthesis(w: Weighed): string | undefined {
   const b = w.body;
-  const used = synthesisOptions.filter((o) => b[o] !== undefined);
+  // A value the deployment accepted once (for any voice) is settled: §2.4 makes options apply to the
+  // voice when it supports them, never a reason to refuse it.
+  const unsettled = (o: string) => !w.acceptedOptions.has(`${o}=${JSON.stringify(b[o])}`);
+  const used = synthesisOptions.filter((o) => b[o] !== undefined && unsettled(o));
   if (used.length > 0) return `the allowed ${used.join(', ')} are open (allowed-options)`;
-  if (typeof b.speed === 'number' && b.speed > 0 && b.speed !== 1)
+  if (typeof b.speed === 'number' && b.speed > 0 && b.speed !== 1 && unsettled('speed'))
     return 'the accepted range of speed is open';
   if (typeof b.generate_text !== 'string' && typeof b.text === 'string') return 'the `text` alias is open';
   const text = typeof b.generate_text === 'string' ? b.generate_text : '';
@@ -106,6 +118,14 @@ export function refusedExplained(w: Weighed, status: number, code: number | unde
   if (open || w.voiceLive || w.voiceHeard) return open;
   // A system voice the model has may not be one of the deployment's (default-voice is open).
   return typeof w.body.voice_id === 'string' ? 'which system voices exist is open' : undefined;
+}
+
+/**
+ * Both refused with the same code: the status the spec states for it (§7.1 for uploads, §4.2 rule 1
+ * for a too-long voice_id), or undefined where the status is the deployment's choice.
+ */
+export function statusStated(w: Weighed, code: number | undefined, modelStatus: number): number | undefined {
+  return codeStated(w, code) && code !== 10018 ? modelStatus : undefined;
 }
 
 /** Both refused: does the deployment's code differ where the spec states one (§7.1, §4.2 rules 1-2, §5.5)? */

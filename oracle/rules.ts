@@ -24,6 +24,12 @@ export const oracleRules = {
   refused: rule('refused', '§4', 'what the contract accepts is accepted, not refused'),
   errorCode: rule('error-code', '§7.1, §7.2', 'a refusal carries the error_code the spec states for it'),
   succeed: rule('succeed', '§2.1', '`succeed` says what the status says'),
+  statusOfCode: rule(
+    'status-of-code',
+    '§7.1, §4.2',
+    'a refusal has the status the spec states for its error_code',
+  ),
+  objectKeyReused: rule('object-key-reused', '§2.2, §4.1', 'each upload identifies its own stored file'),
   listedUnknown: rule(
     'listed-unknown',
     '§3, §4.3',

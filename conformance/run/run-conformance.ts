@@ -20,6 +20,7 @@ import { checkedReference } from '../setup/reference-check.js';
 import { serveReference } from '../setup/reference-server.js';
 import type { RunOptions } from '../setup/run-options.js';
 import { defaultRequestTimeoutSeconds, type FetchLike, withTimeout } from '../toolkit/http.js';
+import { suiteOracleOf } from '../toolkit/oracled.js';
 import type { FixtureFile, RunKeys, RunState } from '../toolkit/run-state.js';
 import { includeNames, type RunResult } from '../types.js';
 import { runCases } from './runner.js';
@@ -91,11 +92,13 @@ export async function runConformance(options: RunOptions = {}): Promise<Profiled
     // before and after, and what the progress lines and reports call the target.
     const kitMock = embedded !== undefined || (await isKitMock({ fetch: fetchFn, baseUrl }));
     const targetIsMock = options.targetIsMock ?? kitMock;
+    const prefix = options.runPrefix ?? `vk_${randomBytes(3).toString('hex')}_`;
+    const now = options.now ?? (() => Date.now());
     const state: RunState = {
       fetch: fetchFn,
       baseUrl,
       keys,
-      prefix: options.runPrefix ?? `vk_${randomBytes(3).toString('hex')}_`,
+      prefix,
       targetIsMock,
       calibrate: options.calibrate ?? false,
       httpTransport: options.httpTransport ?? options.fetch === undefined,
@@ -104,7 +107,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Profiled
       referenceUrl: options.referenceUrl ?? served?.url,
       fixture: kitFixtures,
       signal: options.signal,
-      now: options.now ?? (() => Date.now()),
+      now,
       tracked: [],
       referenceKeys: new Map(),
       fixtureKeys: new Map(),
@@ -114,6 +117,7 @@ export async function runConformance(options: RunOptions = {}): Promise<Profiled
       uploads: 0,
       counter: 0,
       recorder: createProfileRecorder(),
+      oracle: suiteOracleOf(keys, prefix, now),
     };
     const prepare = async () => (kitMock ? [await freshUploadWindow(state)] : []);
     // The embedded mock stops with the run; a mock that lives on gets its upload quotas back.

@@ -7,8 +7,11 @@ import { type Allowance, orderCases, skipReason } from './select.js';
 
 /** Turn a finished case's findings into its outcome. */
 function outcomeOf(c: CaseInfo, ctx: CaseContext, error: string | undefined): Outcome {
-  // An observing case records no finding but a server error (context.ts): that one fails it.
-  if (c.severity === 'observe') return ctx.findings.some((f) => f.level === 'must') ? 'fail' : 'observed';
+  // An observing case records no finding but a server error or the oracle's (context.ts): they count.
+  if (c.severity === 'observe') {
+    if (ctx.findings.some((f) => f.level === 'must')) return 'fail';
+    return ctx.findings.length > 0 ? 'warn' : 'observed';
+  }
   if (error !== undefined) return c.severity === 'must' ? 'error' : 'warn';
   if (ctx.findings.some((f) => f.level === 'must')) return 'fail';
   if (ctx.findings.length > 0) return 'warn';
@@ -115,6 +118,8 @@ export async function runCases(
     results.push(result);
     progress({ type: 'case-end', result, index, total: chosen.length });
   }
+  // The cleanup's requests are no case's: the oracle has compared all it will.
+  await state.oracle?.close();
   // Every delete so far was a case's; the cleanup's come after.
   const voicesDeletedByCases = state.voicesDeleted;
   // Asked to finish: the cleanup and the last count get a short grace, not the usual minute.

@@ -12,6 +12,7 @@ import { serveReference } from '../setup/reference-server.js';
 import type { FetchLike } from '../toolkit/http.js';
 import { includeNames, type RunResult } from '../types.js';
 import { deviating } from './deviation-kit.js';
+import { round4Deviations } from './deviations-round4.js';
 import { sessionDeviations } from './deviations-session.js';
 import { teethDeviations, variations } from './deviations-teeth.js';
 import { uploadDeviations } from './deviations-upload.js';
@@ -24,6 +25,7 @@ const deviations = [
   ...teethDeviations,
   ...sessionDeviations,
   ...viewDeviations,
+  ...round4Deviations,
 ];
 const realFetch: FetchLike = (req) => fetch(req);
 let server: MockServer;

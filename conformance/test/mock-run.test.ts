@@ -38,6 +38,13 @@ describe('conformance suite against the embedded mock', () => {
     expect(run.ok).toBe(true);
   });
 
+  it("gives the oracle nothing to find: every answer is the contract model's, a should-level difference included", () => {
+    const found = run.results.flatMap((r) =>
+      r.findings.filter((f) => f.message.startsWith('oracle.')).map((f) => `${r.id}: ${f.message}`),
+    );
+    expect(found).toEqual([]);
+  });
+
   it('skips nothing: the default keys, billable and every include cover all needs', () => {
     expect(run.results.filter((r) => r.outcome === 'skip').map((r) => `${r.id}: ${r.skipReason}`)).toEqual(
       [],

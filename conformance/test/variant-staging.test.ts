@@ -44,6 +44,12 @@ const problems = (r: ProfiledRunResult) =>
     .filter((c) => c.outcome === 'fail' || c.outcome === 'error')
     .map((c) => ({ id: c.id, error: c.error, findings: c.findings.map((f) => f.message) }));
 
+/** The oracle's findings, any severity: an allowed variation is no difference from the contract's model. */
+const oracleFindings = (r: ProfiledRunResult) =>
+  r.results.flatMap((c) =>
+    c.findings.filter((f) => f.message.startsWith('oracle.')).map((f) => `${c.id}: ${f.message}`),
+  );
+
 beforeAll(async () => {
   const file = await kitFixtures('valid-10s');
   if (!file) throw new Error('the valid-10s fixture is missing');
@@ -85,6 +91,7 @@ function mockChoice(point: PointId): Choice | undefined {
 describe('the suite against a staging that chose differently', () => {
   it('passes: no failure and no error', () => {
     expect(problems(staging)).toEqual([]);
+    expect(oracleFindings(staging)).toEqual([]);
     expect(staging.ok).toBe(true);
   });
 
@@ -110,6 +117,7 @@ describe('the suite against a staging that chose differently', () => {
 describe('the suite against the plain mock', () => {
   it('passes and observes every point of points.ts', () => {
     expect(problems(plain)).toEqual([]);
+    expect(oracleFindings(plain)).toEqual([]);
     expect(pointIds.filter((p) => !plain.profile.points[p])).toEqual([]);
     expect(plain.profile.unsettled ?? []).toEqual([]);
   });

@@ -1,10 +1,10 @@
 /**
  * toolkit/: what cases use. CaseContext (here) makes a case's requests and has the one judge (judged.ts)
- * judge every response;
+ * judge every response and the run's oracle (oracled.ts) compare it with the mock's answer;
  * actions.ts names the operations of §4, expect.ts the shared assertions, http.ts the one network
  * call, multipart.ts the upload bodies, run-state.ts the state a run shares between its cases, views.ts
  * the list, free uses and selectability a write is checked against, before and after.
- * May import types.ts, judge/, openapi/ and profile/ (the point a call probes, the recorder it feeds; and
+ * May import types.ts, judge/, openapi/, oracle/ and profile/ (the point a call probes, the recorder it feeds; and
  * music-metadata, in decode-audio.ts); never cases/, run/, setup/, reporters/ or cli/.
  */
 import type { ExchangeFacts } from '../../judge/exchange.js';
@@ -19,6 +19,7 @@ import type { CaseInfo, Finding, Observation } from '../types.js';
 import { answerLimitOf, overLimitText } from './answer-limit.js';
 import { type Exchange, type SendOptions, send } from './http.js';
 import { factsOf, judgeOf } from './judged.js';
+import { oracleVerdicts } from './oracled.js';
 import type { KeyName, RunState } from './run-state.js';
 
 /**
@@ -211,6 +212,7 @@ export class CaseContext {
     const facts = factsOf(spec.op ?? undefined, req, spec, ex);
     this.record(facts, spec);
     if (spec.op && !ex.truncated) this.judgeFacts({ ...facts, operationId: spec.op }, ex);
+    for (const v of await oracleVerdicts(this.state, spec.op, req, spec, ex)) this.verdict(v, ex, true);
     return ex;
   }
 
@@ -244,13 +246,20 @@ export class CaseContext {
     this.judge(op, new Request(new URL(path, this.state.baseUrl), { method }), {}, ex);
   }
 
-  private verdict(v: Verdict, ex: Exchange): void {
+  /**
+   * A verdict as a finding. The oracle's (`differential`) are findings of an observing case too: it
+   * compares with the contract's model and already lets through what the spec leaves open.
+   */
+  private verdict(v: Verdict, ex: Exchange, differential = false): void {
     if (judgedElsewhere.has(v.rule)) return;
     const key = `${v.rule} ${v.seen}`;
     if (this.verdictsSeen.has(key)) return;
     this.verdictsSeen.add(key);
     const evidence = v.evidence ? ` (evidence: exchange ${v.evidence.exchange}, ${v.evidence.what})` : '';
-    this.fail(`${v.rule} (${v.section}): ${v.seen}${evidence}`, { request: ex.request, level: v.severity });
+    const message = `${v.rule} (${v.section}): ${v.seen}${evidence}`;
+    if (differential && this.kase.severity === 'observe')
+      this.findings.push({ level: v.severity, message, request: ex.request });
+    else this.fail(message, { request: ex.request, level: v.severity });
   }
 }
 

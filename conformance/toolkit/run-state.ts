@@ -1,6 +1,7 @@
 import type { ProfileRecorder } from '../../profile/recorder.js';
 import type { ExtraKeyName } from '../types.js';
 import type { FetchLike } from './http.js';
+import type { SuiteOracle } from './suite-oracle.js';
 
 /** The keys of a run: the main key and the extra ones a deployment can provide. */
 export type RunKeys = { readonly main: string } & { readonly [K in ExtraKeyName]?: string };
@@ -85,4 +86,6 @@ export interface RunState {
   counter: number;
   /** Reads every exchange of the run for the profile of the deployment's spec-silent choices. */
   readonly recorder?: ProfileRecorder;
+  /** Compares every exchange of the cases with the contract's model (oracle/); none: not compared. */
+  readonly oracle?: SuiteOracle;
 }

@@ -155,8 +155,9 @@ function compareFree(
 }
 
 /**
- * Whether `voiceId` is selectable for synthesis with `key` (a short complete synthesis): a listed voice
- * speaks, a deleted or never-created one is refused (§2.3, §4.5).
+ * Whether `voiceId` is selectable for synthesis with `key` (a short complete synthesis; one that must
+ * not be is asked of the stream too): a listed voice speaks, a deleted or never-created one is refused
+ * (§2.3, §4.5).
  */
 export async function expectSelectable(
   ctx: CaseContext,
@@ -167,6 +168,20 @@ export async function expectSelectable(
 ): Promise<boolean> {
   const ex = await synthesize(ctx, 'complete', { generate_text: shortCheck, voice_id: voiceId }, { key });
   const spoke = ex.status >= 200 && ex.status < 300;
+  // A voice that must not exist is asked of the stream too: the two endpoints may look voices up apart.
+  if (!selectable) {
+    const streamed = await synthesize(
+      ctx,
+      'stream',
+      { generate_text: shortCheck, voice_id: voiceId },
+      { key },
+    );
+    ctx.check(
+      streamed.status < 200 || streamed.status >= 300,
+      `${when}, stream synthesis with the voice ${voiceId} answered HTTP ${streamed.status}: a voice that does not exist must not speak (§2.3, §4.4, §4.5)`,
+      { request: streamed.request },
+    );
+  }
   return ctx.check(
     spoke === selectable,
     selectable

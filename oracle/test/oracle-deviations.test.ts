@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deviation } from '../../conformance/test/deviation-kit.js';
+import { round4Deviations } from '../../conformance/test/deviations-round4.js';
 import { sessionDeviations } from '../../conformance/test/deviations-session.js';
 import { teethDeviations, variations } from '../../conformance/test/deviations-teeth.js';
 import { uploadDeviations } from '../../conformance/test/deviations-upload.js';
@@ -51,6 +52,19 @@ const shown = [
   'a deleted voice comes back in later lists (a stale list cache)',
 ];
 
+/** The later round's kits the scenario shows, with the rule that must name each. */
+const shownRound4: Readonly<Record<string, string>> = {
+  'a too-long voice_id is refused with error_code 20012': 'oracle.error-code',
+  'a successful delete says succeed false': 'oracle.succeed',
+  'a refused synthesis says succeed true': 'oracle.succeed',
+  'has_more is true on an exactly full last page': 'oracle.page',
+  'total is one less than the page holds after a delete': 'oracle.page',
+  'page_size above 2 is read as 2': 'oracle.page',
+  'a walk of page_size 2 never ends (its last page points back to the first)': 'oracle.walk-repeats',
+  'a save refused as a duplicate (10018) still spends a free use': 'oracle.free-uses',
+  'created_at is two hours late on cursor pages': 'oracle.created-at',
+};
+
 let h: Awaited<ReturnType<typeof harness>>;
 beforeAll(async () => {
   h = await harness();
@@ -73,6 +87,17 @@ describe('the oracle', () => {
     const verdicts = await h.run(d.make());
     expect(verdicts.length, JSON.stringify(verdicts)).toBeGreaterThan(0);
   });
+
+  it.each(round4Deviations.filter((d) => d.name in shownRound4))(
+    'finds a later deviation: $name',
+    async (d) => {
+      const verdicts = await h.run(d.handle);
+      expect(
+        verdicts.map((v) => v.rule),
+        JSON.stringify(verdicts),
+      ).toContain(shownRound4[d.name]);
+    },
+  );
 
   it.each(suiteKits.filter((d) => shown.includes(d.name)))('finds a suite deviation: $name', async (d) => {
     const verdicts = await h.run(d.handle);

@@ -65,7 +65,7 @@ const mayImport: Record<string, readonly string[]> = {
     'mocks/core/control/state-view.ts',
   ],
   'conformance/types.ts': [],
-  'conformance/toolkit/': ['conformance/types.ts', 'judge/', 'openapi/', 'profile/'],
+  'conformance/toolkit/': ['conformance/types.ts', 'judge/', 'openapi/', 'profile/', 'oracle/'],
   'conformance/cases/': ['conformance/types.ts', 'conformance/toolkit/', 'judge/', 'openapi/'],
   'conformance/reporters/': [
     'conformance/types.ts',
