@@ -7,21 +7,30 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root, spawnCli } from './run-cli.js';
 
-const voiceKit = (args: string[], env: Record<string, string> = {}) => spawnCli(args, { env });
+// Each test starts its own processes: the tests of a describe run at once.
+const spawned: ChildProcess[] = [];
+const voiceKit = (args: string[], env: Record<string, string> = {}) => {
+  const run = spawnCli(args, { env });
+  spawned.push(run.child);
+  return run;
+};
+afterAll(() => {
+  for (const child of spawned)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
 
-describe('voice-kit mock', () => {
-  let run: ReturnType<typeof voiceKit>;
+describe('voice-kit mock', { concurrent: true }, () => {
   let dir: string;
+  let badConfigs = 0;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'voice-kit-cli-test-'));
   });
   afterAll(async () => {
-    (run?.child as ChildProcess | undefined)?.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });
   });
 
   it('prints one line with the URL and the keys, serves, and closes cleanly on Ctrl-C', async () => {
-    run = voiceKit(['mock', '--port', '0', '--seed', '7']);
+    const run = voiceKit(['mock', '--port', '0', '--seed', '7']);
     const line = await run.firstLine;
     expect(line).toMatch(/^voice-kit mock listening on http:\/\/127\.0\.0\.1:\d+ \(X-API-Key: mock-key, /);
     const url = /http:\/\/[\d.:]+/.exec(line)?.[0];
@@ -38,7 +47,7 @@ describe('voice-kit mock', () => {
   ] as [string[], number, string | null][])(
     'answers CORS preflights unless told not to: %j',
     async (flags, status, allowOrigin) => {
-      run = voiceKit(['mock', '--port', '0', ...flags]);
+      const run = voiceKit(['mock', '--port', '0', ...flags]);
       const url = /http:\/\/[\d.:]+/.exec(await run.firstLine)?.[0];
       const res = await fetch(`${url}/v1/voice/list`, {
         method: 'OPTIONS',
@@ -58,7 +67,7 @@ describe('voice-kit mock', () => {
         keys: [{ key: 'ci-key', user: 'u', organization: 'o', project: 'p', environment: 'e' }],
       }),
     );
-    run = voiceKit(['mock', '--port', '0', '--config', file]);
+    const run = voiceKit(['mock', '--port', '0', '--config', file]);
     expect(await run.firstLine).toContain('X-API-Key: ci-key;');
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
@@ -74,7 +83,7 @@ describe('voice-kit mock', () => {
       const files = createHttpServer((_req, res) => res.writeHead(200).end(reference));
       await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
       try {
-        run = voiceKit(['mock', '--port', '0', ...flags]);
+        const run = voiceKit(['mock', '--port', '0', ...flags]);
         const url = /http:\/\/[\d.:]+/.exec(await run.firstLine)?.[0];
         const res = await fetch(`${url}/v1/voice/save`, {
           method: 'POST',
@@ -100,7 +109,7 @@ describe('voice-kit mock', () => {
     ],
     ['{not json', 'not valid JSON'],
   ])('refuses a bad config (%j) with exit code 2, naming the problem', async (content, message) => {
-    const file = join(dir, 'bad.json');
+    const file = join(dir, `bad-${++badConfigs}.json`);
     await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content));
     const bad = voiceKit(['mock', '--port', '0', '--config', file]);
     expect(await bad.exited).toBe(2);
@@ -115,7 +124,7 @@ describe('voice-kit mock', () => {
   });
 });
 
-describe('voice-kit mock: the port', () => {
+describe('voice-kit mock: the port', { concurrent: true }, () => {
   let held: Server;
   let port: number;
   const inUse = (p: number) =>
@@ -159,7 +168,7 @@ describe('voice-kit mock: the port', () => {
   });
 });
 
-describe('voice-kit mock --control-token', () => {
+describe('voice-kit mock --control-token', { concurrent: true }, () => {
   it.each([
     [
       ['--control-token', ''],
