@@ -2,9 +2,10 @@
  * One stop keeps the reports (cli/stop-signals.ts), for the spawned CLI on loopback: two SIGINTs 50 ms
  * apart (a Ctrl-C under `npm run`, from the terminal and forwarded by npm) are one stop, and the reports
  * are written; a second signal 1.5 s later quits at once with 130, writing what was judged so far.
- * The deployment is the mock behind a front that answers every request 1.5 s late, so a stop always
- * finds work under way; for --explore, one that stops answering from the 4th list on. The suite's runs
- * are of a few cases (--only): what is tested is the stop, not the suite.
+ * The deployment is the mock behind a front that answers every request 1.5 s late (0.3 s where two
+ * signals 50 ms apart are what is tested), so a stop always finds work under way; for --explore, one
+ * that stops answering from the 4th list on. The suite's runs are of one case (--only): what is tested
+ * is the stop, not the suite.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -27,7 +28,7 @@ let front: http.Server;
 let frontUrl: string;
 let stalling: http.Server;
 let stallingUrl: string;
-/** A promise of the front's next request (the wait of 1.5 s on it begins then). */
+/** A promise of the front's next request (its wait begins then). */
 let frontReceived: () => Promise<void>;
 /** Resolved once the stalling deployment has left a list unanswered. */
 let stalled: Promise<void>;
