@@ -7,30 +7,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root, spawnCli } from './run-cli.js';
 
-// Each test starts its own processes: the tests of a describe run at once.
-const spawned: ChildProcess[] = [];
-const voiceKit = (args: string[], env: Record<string, string> = {}) => {
-  const run = spawnCli(args, { env });
-  spawned.push(run.child);
-  return run;
-};
-afterAll(() => {
-  for (const child of spawned)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
+const voiceKit = (args: string[], env: Record<string, string> = {}) => spawnCli(args, { env });
 
-describe('voice-kit mock', { concurrent: true }, () => {
+describe('voice-kit mock', () => {
+  let run: ReturnType<typeof voiceKit>;
   let dir: string;
-  let badConfigs = 0;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'voice-kit-cli-test-'));
   });
   afterAll(async () => {
+    (run?.child as ChildProcess | undefined)?.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });
   });
 
   it('prints one line with the URL and the keys, serves, and closes cleanly on Ctrl-C', async () => {
-    const run = voiceKit(['mock', '--port', '0', '--seed', '7']);
+    run = voiceKit(['mock', '--port', '0', '--seed', '7']);
     const line = await run.firstLine;
     expect(line).toMatch(/^voice-kit mock listening on http:\/\/127\.0\.0\.1:\d+ \(X-API-Key: mock-key, /);
     const url = /http:\/\/[\d.:]+/.exec(line)?.[0];
@@ -47,7 +38,7 @@ describe('voice-kit mock', { concurrent: true }, () => {
   ] as [string[], number, string | null][])(
     'answers CORS preflights unless told not to: %j',
     async (flags, status, allowOrigin) => {
-      const run = voiceKit(['mock', '--port', '0', ...flags]);
+      run = voiceKit(['mock', '--port', '0', ...flags]);
       const url = /http:\/\/[\d.:]+/.exec(await run.firstLine)?.[0];
       const res = await fetch(`${url}/v1/voice/list`, {
         method: 'OPTIONS',
@@ -67,7 +58,7 @@ describe('voice-kit mock', { concurrent: true }, () => {
         keys: [{ key: 'ci-key', user: 'u', organization: 'o', project: 'p', environment: 'e' }],
       }),
     );
-    const run = voiceKit(['mock', '--port', '0', '--config', file]);
+    run = voiceKit(['mock', '--port', '0', '--config', file]);
     expect(await run.firstLine).toContain('X-API-Key: ci-key;');
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
@@ -83,7 +74,7 @@ describe('voice-kit mock', { concurrent: true }, () => {
       const files = createHttpServer((_req, res) => res.writeHead(200).end(reference));
       await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
       try {
-        const run = voiceKit(['mock', '--port', '0', ...flags]);
+        run = voiceKit(['mock', '--port', '0', ...flags]);
         const url = /http:\/\/[\d.:]+/.exec(await run.firstLine)?.[0];
         const res = await fetch(`${url}/v1/voice/save`, {
           method: 'POST',
@@ -109,7 +100,7 @@ describe('voice-kit mock', { concurrent: true }, () => {
     ],
     ['{not json', 'not valid JSON'],
   ])('refuses a bad config (%j) with exit code 2, naming the problem', async (content, message) => {
-    const file = join(dir, `bad-${++badConfigs}.json`);
+    const file = join(dir, 'bad.json');
     await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content));
     const bad = voiceKit(['mock', '--port', '0', '--config', file]);
     expect(await bad.exited).toBe(2);
@@ -124,7 +115,7 @@ describe('voice-kit mock', { concurrent: true }, () => {
   });
 });
 
-describe('voice-kit mock: the port', { concurrent: true }, () => {
+describe('voice-kit mock: the port', () => {
   let held: Server;
   let port: number;
   const inUse = (p: number) =>
@@ -168,7 +159,7 @@ describe('voice-kit mock: the port', { concurrent: true }, () => {
   });
 });
 
-describe('voice-kit mock --control-token', { concurrent: true }, () => {
+describe('voice-kit mock --control-token', () => {
   it.each([
     [
       ['--control-token', ''],
