@@ -68,15 +68,19 @@ describe('mp3 streams: the bytes and the chunks of main, sooner', () => {
     for (const row of main) {
       const request = requestOf(row);
       const expected = [row[0], request.sampleRate, request.chunkMs, row[6], row[7]];
-      const plain = [...synthesize(request).chunks()];
-      expect([row[0], request.sampleRate, request.chunkMs, plain.length, digest(plain)]).toEqual(expected);
       // A spare of this shape ready, as a mock that streamed mp3 before has.
       spares.restock(request.sampleRate, MP3_KBPS, () => spareEncoder(request.sampleRate), 1);
       const chunks = withSpares(request).chunks();
       const first = chunks.next().value as Uint8Array;
-      if (spares.size === 0) sparesTaken += 1;
+      const taken = spares.size === 0;
+      if (taken) sparesTaken += 1;
       const all = [first, ...chunks];
       expect([row[0], request.sampleRate, request.chunkMs, all.length, digest(all)]).toEqual(expected);
+      // Without a spare: where none fitted, the stream above made its own encoder as this one does
+      // (the encoding is the slow part, so that row is not encoded twice).
+      if (!taken) continue;
+      const plain = [...synthesize(request).chunks()];
+      expect([row[0], request.sampleRate, request.chunkMs, plain.length, digest(plain)]).toEqual(expected);
     }
     // The 100 ms chunks at 16 kHz and up begin with the synthesizer's silence; 8 kHz and the short
     // chunks do not hold a spare's whole silence in their first chunk, and make their own encoder.
@@ -85,7 +89,10 @@ describe('mp3 streams: the bytes and the chunks of main, sooner', () => {
 
   it('gives main’s bytes and number of chunks with pauses asked for, a pause inside each long chunk', () => {
     const spares = new Mp3Spares(1);
-    for (const row of main) {
+    // The rows of short audio that hold every case of the pauses: chunks of more and of fewer samples
+    // than a granule, a spare taken and not, MPEG-1, -2 and -2.5 rates (the encoding is the slow part).
+    const rows = [0, 2, 7, 9, 10, 12, 14].map((i) => main[i] as (typeof main)[number]);
+    for (const row of rows) {
       const request = requestOf(row);
       const expected = [row[0], request.sampleRate, request.chunkMs, row[6], row[7]];
       for (const withSpares of [false, true]) {

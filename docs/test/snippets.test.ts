@@ -75,9 +75,13 @@ function typeErrors(files: ReadonlyMap<string, string>): string[] {
     return text === undefined ? getSource(f, lang, ...rest) : ts.createSourceFile(f, text, lang);
   };
   const program = ts.createProgram([...files.keys()], options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .filter((d) => d.file && files.has(d.file.fileName))
+  // The diagnostics of the snippets' own files only: the checker then reads of the kit's sources just
+  // what the snippets use, instead of checking every file of the program (tsc checks those).
+  return [...files.keys()]
+    .flatMap((name) => {
+      const file = program.getSourceFile(name);
+      return file ? [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)] : [];
+    })
     .map((d) => {
       const { line } = d.file?.getLineAndCharacterOfPosition(d.start ?? 0) ?? { line: 0 };
       return `${d.file?.fileName.replace(`${docs}/`, '')}:${line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;

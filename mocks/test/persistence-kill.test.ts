@@ -84,7 +84,9 @@ async function bytesOf(url: string, init?: RequestInit): Promise<Uint8Array> {
 
 const tts = (voice_id: string) => json({ generate_text: 'The same words, the same bytes.', voice_id });
 
-describe('voice-kit mock --state-dir', () => {
+// Each test has its own state dirs and mocks: they run at once (most of their time is processes
+// starting and SQLite syncing to disk).
+describe('voice-kit mock --state-dir', { concurrent: true }, () => {
   const dirs: string[] = [];
   const running: Running[] = [];
   const newDir = async () => {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allCases } from '../../conformance/cases/index.js';
 import { type ProfiledRunResult, runConformance } from '../../conformance/index.js';
 import { embeddedKeys } from '../../conformance/setup/embedded-mock.js';
 import { kitFixtures } from '../../conformance/setup/fixture-source.js';
@@ -69,6 +70,10 @@ beforeAll(async () => {
       include: includeNames,
       targetIsMock: false,
       referenceUrl: reference.url,
+      // Every case but the one that streams 4,000 characters up to three times: the staging's default
+      // is mp3, whose encoding makes it a quarter of the run, and its traffic settles no point (the
+      // shorter streams settle the stream's default format; max-text-length needs a refusal next to it).
+      cases: allCases.filter((c) => c.id !== 'synthesis.stream.progressive'),
     });
   } finally {
     closed = await proxy.close();

@@ -1,7 +1,9 @@
 /**
- * `startProxy({ writeProfile })`: the conformance suite's whole traffic through the proxy to the kit's
- * mock, and the profile the proxy writes at close from what it saw, no hint given: a private file, the
- * points only the facts made certain, each agreeing with the suite's own (hinted) profile of the run.
+ * The conformance suite's whole traffic (every case, the opt-in groups too) through the proxy to the
+ * kit's mock, one run for two promises: the suite still passes and the proxy, judging every exchange,
+ * finds no violation; and `startProxy({ writeProfile })` writes at close a profile of what it saw, no
+ * hint given: a private file, the points only the facts made certain, each agreeing with the suite's
+ * own (hinted) profile of the run.
  */
 import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,11 +16,13 @@ import { type MockServer, startMockServer } from '../../entries/node.js';
 import type { PointId } from '../../profile/points.js';
 import type { Profile } from '../../profile/types.js';
 import { type ProxyClosed, ProxySetupError, startProxy } from '../index.js';
+import type { ProxyReport } from '../types.js';
 
 let dir: string;
 let mock: MockServer;
 let run: ProfiledRunResult;
 let closed: ProxyClosed;
+let report: ProxyReport;
 let file: string;
 
 beforeAll(async () => {
@@ -34,10 +38,34 @@ beforeAll(async () => {
     include: includeNames,
   });
   closed = await proxy.close();
+  report = closed.report;
 }, 180_000);
 afterAll(async () => {
   await mock?.close();
   await rm(dir, { recursive: true, force: true });
+});
+
+describe('the conformance suite through the proxy to the mock', () => {
+  it('passes as it does directly', () => {
+    expect(run.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error').map((r) => r.id)).toEqual(
+      [],
+    );
+    expect(run.counts.pass).toBeGreaterThan(80);
+  });
+
+  it('gives zero violations over every exchange of the run', () => {
+    expect(report.violations).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.counts.exchanges).toBeGreaterThan(300);
+    // Judged, not waved through: most exchanges route to an operation and carry an answer.
+    const judged = report.exchanges.filter(
+      (e) => e.operationId !== null && e.status !== null && e.aborted === null,
+    );
+    expect(judged.length).toBeGreaterThan(report.counts.exchanges * 0.9);
+    expect(new Set(judged.map((e) => e.operationId)).size).toBe(6);
+    // The suite's deliberately bad requests are reported on their exchanges, not as violations.
+    expect(report.exchanges.filter((e) => e.requestProblems.length > 0).length).toBeGreaterThan(20);
+  });
 });
 
 /** Points whose answer the suite's traffic leaves no doubt about, hint or none. */
