@@ -5,7 +5,7 @@
  * fault asked of the kit's mock with `Prefer`, a body that is neither JSON nor a form) it does not
  * compare, and a write among those makes it start over from what the deployment shows next.
  */
-import { audioKindOf, pcmLayoutOf, type Verdict } from '../../judge/index.js';
+import { AudioWatch, audioKindOf, pcmLayoutOf, type Verdict } from '../../judge/index.js';
 import { limits, type OperationId } from '../../openapi/contract.js';
 import { createOracle, type OracleAudio, type OracleExchange } from '../../oracle/index.js';
 import type { Exchange } from './http.js';
@@ -64,24 +64,19 @@ async function requestOf(
   return { method: req.method, path, headers };
 }
 
-function audioOf(state: RunState, ex: Exchange): OracleAudio | undefined {
+/** The audio of an answer as the judge's one reader of audio bodies sums it up (judge/audio-watch.ts). */
+function audioOf(state: RunState, ex: Exchange, streamed: boolean): OracleAudio | undefined {
   const kind =
     ex.status >= 200 && ex.status < 300 && !ex.truncated
       ? audioKindOf(ex.headers.get('content-type'))
       : undefined;
   if (!kind) return undefined;
-  const b = ex.bytes;
-  let seconds: number | undefined;
-  if (kind === 'wav' && b.byteLength >= 44) {
-    const rate = ((b[28] ?? 0) | ((b[29] ?? 0) << 8) | ((b[30] ?? 0) << 16) | ((b[31] ?? 0) << 24)) >>> 0;
-    seconds = rate > 0 ? (b.byteLength - 44) / rate : undefined;
-  } else if (kind === 'pcm') {
-    const headers = Object.fromEntries([...ex.headers].map(([k, v]) => [k.toLowerCase(), v]));
-    const { layout } = pcmLayoutOf(headers, state.pcmHeaderNames);
-    if (layout)
-      seconds = b.byteLength / (layout.sampleRate * layout.channels * Math.max(1, layout.bitDepth / 8));
-  }
-  return { kind, bytes: b.byteLength, seconds };
+  const headers = Object.fromEntries([...ex.headers].map(([k, v]) => [k.toLowerCase(), v]));
+  const pcm = kind === 'pcm' ? pcmLayoutOf(headers, state.pcmHeaderNames).layout : undefined;
+  const watch = new AudioWatch(kind, { streamed, pcm });
+  watch.push(ex.bytes);
+  const { bytes, seconds } = watch.finish();
+  return { kind, bytes, seconds };
 }
 
 /**
@@ -110,7 +105,9 @@ export async function oracleVerdicts(
       answer: {
         status: ex.status,
         ...(ex.json !== undefined ? { json: ex.json } : {}),
-        ...(op === 'synthesizeSpeech' || op === 'streamSpeech' ? { audio: audioOf(state, ex) } : {}),
+        ...(op === 'synthesizeSpeech' || op === 'streamSpeech'
+          ? { audio: audioOf(state, ex, op === 'streamSpeech') }
+          : {}),
       },
     };
   });
