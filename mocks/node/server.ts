@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { isLoopbackHost } from '../../common/control-access.js';
@@ -9,6 +9,7 @@ import { randomSecret } from '../core/platform/signer.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { controlGuard, controlTokenProblem } from './control-guard.js';
 import { tempDirStorage } from './file-storage.js';
+import { createServer } from './node-http.js';
 import { probePort } from './port-probe.js';
 import { requestHandler } from './request-handler.js';
 import { resolveHost } from './resolve-host.js';
