@@ -241,6 +241,13 @@ export interface AbortedRow {
   readonly afterMiB: number;
   readonly settleMs: number;
   readonly growthAfterMB: number;
+  /**
+   * RSS growth `settleMs` after the same cuts again, over `afterMiB`, MB. An idle Node process
+   * collects no garbage (V8 collects as it allocates), so the first round's growth is mostly garbage
+   * waiting; what a second round adds says whether anything is kept: memory is bounded when it adds
+   * next to nothing.
+   */
+  readonly againGrowthMB: number;
   /** The peer: a bare node:http server streaming zeros (bare-stream.mjs), the same cuts, the same wait. */
   readonly bareGrowthAfterMB: number;
 }
@@ -270,15 +277,18 @@ export async function abortedStreams(
     const peak = memoryOf(pid).peak;
     await settle();
     const after = memoryOf(pid).rss;
+    const again = await streamsFrom(mock.url, 'wav', streams, characters, 'aborted', 'again');
+    await settle();
     row = {
       streams,
       characters,
-      sounded: cut.timings.length,
+      sounded: Math.min(cut.timings.length, again.timings.length),
       baselineMiB: baseline / 2 ** 20,
       peakMiB: peak / 2 ** 20,
       afterMiB: after / 2 ** 20,
       settleMs,
       growthAfterMB: (after - baseline) / 1e6,
+      againGrowthMB: (memoryOf(pid).rss - after) / 1e6,
     };
   } finally {
     await mock.stop();
