@@ -272,14 +272,15 @@ if (want('fairness')) {
   const cut = await abortedStreams(smoke ? 20 : 1000, smoke ? 300 : 2000, smoke ? 200 : 12_000);
   results.fairnessAborted = cut;
   log(
-    `${cut.streams} WAV streams of ${cut.characters.toLocaleString('en')} characters at once, each cut after its first bytes (${cut.sounded} had them): RSS baseline ${fmt(cut.baselineMiB)} MiB, peak ${fmt(cut.peakMiB)} MiB, ${cut.settleMs / 1000} s after ${fmt(cut.afterMiB)} MiB (${fmt(cut.growthAfterMB)} MB over baseline; a bare node:http server after the same cuts: ${fmt(cut.bareGrowthAfterMB)} MB); ${cut.streams} more (new texts) added ${fmt(cut.againGrowthMB)} MB`,
+    `${cut.streams} WAV streams of ${cut.characters.toLocaleString('en')} characters at once, each cut after its first bytes (${cut.sounded} had them): RSS baseline ${fmt(cut.baselineMiB)} MiB, peak ${fmt(cut.peakMiB)} MiB, ${cut.settleMs / 1000} s after ${fmt(cut.afterMiB)} MiB (${fmt(cut.growthAfterMB)} MB over baseline; a bare node:http server after the same cuts: ${fmt(cut.bareGrowthAfterMB)} MB); heap kept after a full collection: ${fmt(cut.keptHeapMB)} MB`,
   );
-  // Bounded, not given back: an idle process collects no garbage (no forced collections), so the
-  // first round's growth is mostly garbage waiting; a second round collects it and adds little.
+  // What is kept, not what is given back: an idle process collects no garbage (and neither the
+  // library nor the CLI forces collections), so RSS at rest is shown, and the heap after a collection
+  // the bench asks of its own copy of the mock is judged.
   targets.push({
-    target: `fairness: ${cut.streams} streams cut mid-way, then ${cut.streams} more: the second round adds ≤ 20 MB (${cut.settleMs / 1000} s after each)`,
-    value: `${cut.sounded}/${cut.streams} sounded, ${signed(cut.againGrowthMB)} MB (first round ${signed(cut.growthAfterMB)} MB; bare node:http ${signed(cut.bareGrowthAfterMB)} MB)`,
-    met: cut.sounded === cut.streams && cut.againGrowthMB <= 20,
+    target: `fairness: ${cut.streams} streams cut mid-way, heap kept after a full collection ≤ 20 MB`,
+    value: `${cut.sounded}/${cut.streams} sounded, ${signed(cut.keptHeapMB)} MB (RSS ${cut.settleMs / 1000} s after ${signed(cut.growthAfterMB)} MB; bare node:http ${signed(cut.bareGrowthAfterMB)} MB)`,
+    met: cut.sounded === cut.streams && cut.keptHeapMB <= 20,
   });
   stolen('fairness');
 }
