@@ -130,8 +130,9 @@ export interface MockService {
   /**
    * Sends stream requests nobody hears (warm-up.ts: sixteen texts) through a throwaway service with
    * the same config and audio engine, so the first real stream is nearly as quick as the next (the
-   * Node server calls it once it listens). Each piece of it waits for a turn of the event loop, and
-   * for none of this service's answers to be under way (quietTurns): real requests go first. Changes
+   * Node server calls it once it has answered its first request). Each piece of it waits for a turn
+   * of the event loop, and for none of this service's answers to be under way (quietTurns): real
+   * requests go first. Changes
    * no state and no answer; only the engine's memos (`state.caches.engine`) fill. Rejects if the
    * service is closed before the warm-up ends.
    */

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { isLoopbackHost } from '../../common/control-access.js';
@@ -9,6 +9,7 @@ import { randomSecret } from '../core/platform/signer.js';
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js';
 import { controlGuard, controlTokenProblem } from './control-guard.js';
 import { tempDirStorage } from './file-storage.js';
+import { createServer } from './node-http.js';
 import { probePort } from './port-probe.js';
 import { requestHandler } from './request-handler.js';
 import { resolveHost } from './resolve-host.js';
@@ -225,9 +226,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const server = createServer({ noDelay: true }, handler);
   server.on('clientError', answerClientError);
   await listen(server, port, host, own);
-  // The audio engine warms in a later turn, so the first answer does not wait for it (readiness); it
-  // takes the service's turns: none while it answers real requests.
-  setImmediate(() => service.warm().catch(() => {}));
+  // The audio engine warms once the first request has been answered: that first answer (a readiness
+  // probe, most often) never waits for the warm-up's first compiles, and a mock nobody calls does no
+  // work. The warm-up then takes the service's turns: none while it answers real requests.
+  server.once('request', (_req, res: ServerResponse) =>
+    res.once('close', () => setImmediate(() => service.warm().catch(() => {}))),
+  );
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   // A replica of a shared state is named in the journal by where it listens.

@@ -1,10 +1,11 @@
 // Kept in the declaration file, which names Node's types: a consumer's TypeScript then loads
 // @types/node for it even where its "types" list leaves @types/node out (TypeScript 6's default).
 /// <reference types="node" preserve="true" />
-import { type ServerResponse, STATUS_CODES } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { BytesAnswer, ChunkSource, StreamAnswer } from '../core/answer/answer.js';
 import { fail, render } from '../core/answer/envelope.js';
+import { STATUS_CODES } from './node-http.js';
 
 /**
  * The head of a Node answer as one flat [name, value, ...] list for `res.writeHead`: `extra` (the

@@ -4,6 +4,7 @@ import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiKey, spawnMock } from './http-bench.js';
+import { spawnGcMock } from './keyless.js';
 import { freePort, memoryOf, mockArgs, resetPeak, root, type Spawned, spawnServer } from './servers.js';
 import { percentile, type StreamTiming } from './stream.js';
 
@@ -241,6 +242,13 @@ export interface AbortedRow {
   readonly afterMiB: number;
   readonly settleMs: number;
   readonly growthAfterMB: number;
+  /**
+   * What the same cuts leave the mock holding, MB: its heap after a full collection, over the same
+   * before them, in a process the bench can ask to collect (scripts/bench/gc-mock.mjs). An idle Node
+   * process collects no garbage (V8 collects as it allocates), so RSS at rest is mostly garbage
+   * waiting; this is what is kept.
+   */
+  readonly keptHeapMB: number;
   /** The peer: a bare node:http server streaming zeros (bare-stream.mjs), the same cuts, the same wait. */
   readonly bareGrowthAfterMB: number;
 }
@@ -259,7 +267,7 @@ export async function abortedStreams(
 ): Promise<AbortedRow> {
   const settle = () => new Promise((resolve) => setTimeout(resolve, settleMs));
   const mock = await spawnMock();
-  let row: Omit<AbortedRow, 'bareGrowthAfterMB'>;
+  let row: Omit<AbortedRow, 'bareGrowthAfterMB' | 'keptHeapMB'>;
   try {
     const pid = mock.child.pid as number;
     await streamsFrom(mock.url, 'wav', 2, characters, 'sequential', 'warm');
@@ -283,7 +291,28 @@ export async function abortedStreams(
   } finally {
     await mock.stop();
   }
-  return { ...row, bareGrowthAfterMB: await bareCutGrowth(streams, characters, settle) };
+  const keptHeapMB = await keptAfterCuts(streams, characters, Math.min(settleMs, 3000));
+  return { ...row, keptHeapMB, bareGrowthAfterMB: await bareCutGrowth(streams, characters, settle) };
+}
+
+/**
+ * The same cuts against a mock that collects when asked: its heap after a full collection, growth in
+ * MB. `restMs` after the first streams lets the warm-up they start end before the baseline.
+ */
+async function keptAfterCuts(streams: number, characters: number, restMs: number): Promise<number> {
+  const mock = await spawnGcMock();
+  try {
+    await streamsFrom(mock.url, 'wav', 2, characters, 'sequential', 'warm');
+    await new Promise((resolve) => setTimeout(resolve, restMs));
+    const before = await mock.collected();
+    await streamsFrom(mock.url, 'wav', streams, characters, 'aborted', 'cut');
+    // The cut connections close on the mock's side in the next turns; a second is ample.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = await mock.collected();
+    return (after.heapUsed - before.heapUsed) / 1e6;
+  } finally {
+    await mock.stop();
+  }
 }
 
 /** The same cuts against bare-stream.mjs: its RSS growth after the same wait, MB. */

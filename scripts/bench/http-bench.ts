@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { synthesizeToBytes, systemVoices } from '../../audio/index.js';
 import type { VoiceProfile } from '../../audio/types.js';
+import { spawnGcMock } from './keyless.js';
 import { type LoadResult, load } from './load.js';
 import {
   cpuMsOf,
@@ -397,7 +398,29 @@ export async function concurrency(streams: number, settleMs = 12_000) {
       peakMiB: during / (1 << 20),
       afterMiB: after / (1 << 20),
       growthAfterMB: (after - baseline) / 1e6,
+      keptHeapMB: await keptAfterStreams(streams, text, Math.min(settleMs, 3000)),
     };
+  } finally {
+    await mock.stop();
+  }
+}
+
+/**
+ * The same streams against the bench's own copy of the mock, which collects when asked
+ * (scripts/bench/gc-mock.mjs): its heap after a full collection, growth in MB. An idle process
+ * collects no garbage, so RSS at rest is mostly garbage waiting; this is what the streams left kept.
+ */
+async function keptAfterStreams(streams: number, text: string, restMs: number): Promise<number> {
+  const mock = await spawnGcMock();
+  try {
+    const stream = () => timeStream(`${mock.url}/v1/text-to-speech/stream`, apiKey, { generate_text: text });
+    await stream();
+    // The first answer starts the warm-up: it ends before the baseline.
+    await new Promise((resolve) => setTimeout(resolve, restMs));
+    const before = await mock.collected();
+    await Promise.allSettled(Array.from({ length: streams }, stream));
+    const after = await mock.collected();
+    return (after.heapUsed - before.heapUsed) / 1e6;
   } finally {
     await mock.stop();
   }

@@ -11,7 +11,7 @@ interface Memory {
 }
 
 /** The built mock in a child that collects its garbage when asked (scripts/bench/gc-mock.mjs). */
-interface GcMock {
+export interface GcMock {
   readonly url: string;
   /** Memory after two full GCs: what the mock keeps. */
   collected(): Promise<Memory>;
@@ -22,7 +22,7 @@ const reply = (child: ChildProcess) =>
   new Promise<Record<string, unknown>>((resolve) => child.once('message', (m) => resolve(m as never)));
 
 /** Spawns the built mock (`dist/`, or the `dist` given: an older build to compare) with --expose-gc. */
-async function spawnGcMock(dist = `${root}dist`): Promise<GcMock> {
+export async function spawnGcMock(dist = `${root}dist`): Promise<GcMock> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--expose-gc', 'scripts/bench/gc-mock.mjs', String(port), dist], {
     cwd: root,

@@ -187,3 +187,27 @@ describe('service.warm(): real requests go first', () => {
     await service.close();
   });
 });
+
+describe('warmUp(): requests as light as the Node server makes them', () => {
+  it('constructs no Fetch Headers (on Node they would load undici, which no answer needs)', async () => {
+    const { warmUp } = await import('./warm-up.js');
+    const original = globalThis.Headers;
+    let made = 0;
+    globalThis.Headers = class extends original {
+      constructor(init?: HeadersInit) {
+        super(init);
+        made++;
+      }
+    };
+    try {
+      const service = createMockService({ logger: { error: () => {} } });
+      await warmUp(service, 'mock-key');
+      expect(service.state.caches.engine as unknown as { size: number }).toHaveProperty('size');
+      expect((service.state.caches.engine as unknown as { size: number }).size).toBeGreaterThan(0);
+      await service.close();
+    } finally {
+      globalThis.Headers = original;
+    }
+    expect(made).toBe(0);
+  });
+});

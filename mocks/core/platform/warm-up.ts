@@ -108,19 +108,32 @@ export async function warmUp(
   }
 }
 
+/**
+ * The headers of a warm-up request as a plain map: what the core reads of a request's headers is
+ * `get`, and Fetch's `Headers` would load the platform's Fetch implementation for nothing (undici on
+ * Node: tens of milliseconds of the event loop right after the server starts listening).
+ */
+const warmHeaders = (apiKey: string): Map<string, string> =>
+  new Map([
+    ['content-type', 'application/json'],
+    ['x-api-key', apiKey],
+  ]);
+
 /** One stream request nobody hears: its first chunks rendered, each in a turn of its own, then cancelled. */
 async function warmPass(spare: Answering, apiKey: string, text: string, nextTurn: NextTurn): Promise<void> {
   const body = new TextEncoder().encode(JSON.stringify({ generate_text: text }));
+  const headers = warmHeaders(apiKey);
   const request: CoreRequest = {
     method: 'POST',
     url: 'http://warm-up.invalid/v1/text-to-speech/stream',
-    headers: new Headers({ 'Content-Type': 'application/json', 'X-API-Key': apiKey }),
+    headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
     body: new ReadableStream({
       start(controller) {
         controller.enqueue(body);
         controller.close();
       },
     }),
+    bodyBytes: body,
     signal: new AbortController().signal,
   };
   const answer = (await spare.answer(request)) as Partial<StreamAnswer>;
