@@ -1,10 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: unit tests sit next to the code (x.test.ts); integration tests that cross a
-// boundary (HTTP server, MSW, CLI, Prism, the conformance run) live in a test/ folder of their area.
-// A few integration files that load both cores on their own run after the rest, one at a time, as
-// the project integration-alone (`--project 'integration*'` selects both).
+// Unit tests sit next to the code (x.test.ts); integration tests that cross a boundary (HTTP server,
+// MSW, CLI, Prism, the conformance run) live in a test/ folder of their area. A few integration files
+// that load both cores on their own run after the rest, one at a time, as the project
+// integration-alone; a few others keep a module graph of their own (integration-isolated).
+// `--project 'integration*'` selects the three.
 const alone = ['proxy/test/judge-budget.test.ts'];
+// The integration files share each worker's module cache too (a fresh module graph per file cost a
+// quarter of the suite's time), which holds because no module of the kit keeps process-wide state.
+// These files do need their own: the deviation kits they load remember what they saw in module and
+// closure state, which a second file in the same worker would start with.
+const isolated = ['conformance/test/deviations.test.ts', 'oracle/test/oracle-deviations.test.ts'];
 
 const integration = {
   testTimeout: 60_000,
@@ -43,7 +49,15 @@ export default defineConfig({
           ...integration,
           name: 'integration',
           include: ['**/test/**/*.test.ts'],
-          exclude: ['node_modules/**', 'dist/**', ...alone],
+          exclude: ['node_modules/**', 'dist/**', ...alone, ...isolated],
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          ...integration,
+          name: 'integration-isolated',
+          include: isolated,
         },
       },
       {

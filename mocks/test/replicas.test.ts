@@ -176,8 +176,14 @@ describe.skipIf(!haveBinaries)(`replicas on one PostgreSQL (--state-url; needs $
     expect(removed.status).toBe(200);
     expect(await listed(b)).not.toContain('shared');
     expect(await listed(c)).not.toContain('shared');
-    // The journal of every replica, from any one, each entry naming its replica.
-    const journal = (await get(`${c}/__mock/requests`)).body.data as { path: string; replica: string }[];
+    // The journal of every replica, from any one, each entry naming its replica. An entry is written
+    // once its exchange has ended, which is after the client read the answer: wait for the delete's.
+    let journal: { path: string; replica: string }[] = [];
+    for (let tries = 0; tries < 40; tries++) {
+      journal = (await get(`${c}/__mock/requests`)).body.data;
+      if (journal.some((e) => e.path === '/v1/voice/shared')) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(new Set(journal.map((e) => e.replica)).size).toBe(3);
     expect(journal.map((e) => e.path)).toEqual(
       expect.arrayContaining([
