@@ -9,13 +9,16 @@
  */
 import type { FetchLike } from '../toolkit/http.js';
 import {
+  cursorOf,
+  isDelete,
   isList,
   isSave,
   isStream,
   isSynthesis,
   isUpload,
   jsonLike,
-  pathOf,
+  keyOf,
+  pageSizeOf,
   refuse,
 } from './deviation-kit.js';
 
@@ -37,11 +40,7 @@ interface ListData {
   remainingFreeCloneCount: number;
 }
 
-const keyOf = (req: Request) => req.headers.get('x-api-key') ?? '';
 const query = (req: Request) => new URL(req.url).searchParams;
-const sizeOf = (req: Request) => Number(query(req).get('page_size') ?? 20);
-const cursorOf = (req: Request) => query(req).get('voice_id');
-const isDelete = (req: Request) => req.method === 'DELETE' && pathOf(req).startsWith('/v1/voice/');
 const bodyOf = async (req: Request): Promise<Record<string, unknown>> => {
   try {
     return (await req.clone().json()) as Record<string, unknown>;
@@ -78,7 +77,7 @@ const exactFitHasMore = (): Wrapper => async (req, next) => {
   const res = await next(req);
   if (!isList(req)) return res;
   return editList(res, (d) => {
-    const size = sizeOf(req);
+    const size = pageSizeOf(req);
     if (!d.has_more && d.list.length === size && size < 20) {
       d.has_more = true;
       d.next_voice_id = d.list.at(-1)?.voice_id ?? null;
@@ -91,7 +90,7 @@ const lonelyLastPageLost = (): Wrapper => async (req, next) => {
   const res = await next(req);
   if (!isList(req) || cursorOf(req) === null) return res;
   return editList(res, (d) => {
-    if (d.list.length === 1 && !d.has_more && sizeOf(req) > 1) {
+    if (d.list.length === 1 && !d.has_more && pageSizeOf(req) > 1) {
       d.list = [];
       d.total = 0;
     }
@@ -308,7 +307,7 @@ const repeatAfterDelete = (): Wrapper => {
     return editList(res, (d) => {
       const prev = cursor === null ? undefined : lastBefore.get(`${keyOf(req)} ${cursor}`);
       if (prev && deleted.has(keyOf(req)) && !d.list.some((v) => v.voice_id === prev.voice_id)) {
-        d.list = [prev, ...d.list].slice(0, sizeOf(req));
+        d.list = [prev, ...d.list].slice(0, pageSizeOf(req));
         d.total = d.list.length;
       }
       const last = d.list.at(-1);
@@ -429,7 +428,7 @@ const newestFirst = (): Wrapper => async (req, next) => {
   if (!isList(req)) return next(req);
   const size = query(req).get('page_size');
   if (size !== null && !/^\d+$/.test(size)) return next(req);
-  const n = sizeOf(req);
+  const n = pageSizeOf(req);
   if (n < 1 || n > 20) return next(req);
   const all = await allVoices(req, next);
   if (!all) return next(req);

@@ -25,6 +25,13 @@ export const isStream = (req: Request) => pathOf(req) === '/v1/text-to-speech/st
 export const isUpload = (req: Request) => pathOf(req) === '/v1/files/upload';
 export const isList = (req: Request) => pathOf(req) === '/v1/voice/list';
 export const isSave = (req: Request) => pathOf(req) === '/v1/voice/save';
+export const isDelete = (req: Request) => req.method === 'DELETE' && pathOf(req).startsWith('/v1/voice/');
+/** The voice a DELETE names. */
+export const deletedId = (req: Request) => decodeURIComponent(pathOf(req).slice('/v1/voice/'.length));
+export const keyOf = (req: Request) => req.headers.get('x-api-key') ?? '';
+/** A list's cursor and page size as sent. */
+export const cursorOf = (req: Request) => new URL(req.url).searchParams.get('voice_id');
+export const pageSizeOf = (req: Request) => Number(new URL(req.url).searchParams.get('page_size') ?? 20);
 
 /** A JSON response with the given body and the headers of `like` (minus the length, which changes). */
 export function jsonLike(like: Response, body: unknown, status = like.status): Response {

@@ -6,22 +6,21 @@
  * checks. Each deviation keeps its own state for the one run it is in.
  */
 import {
+  cursorOf,
   type Deviation,
+  isDelete,
   isList,
   isSave,
   isStream,
   isSynthesis,
   isUpload,
   jsonLike,
-  pathOf,
+  keyOf,
+  pageSizeOf,
   refuse,
 } from './deviation-kit.js';
 
 type Obj = Record<string, unknown>;
-const keyOf = (req: Request) => req.headers.get('x-api-key') ?? '';
-const isDelete = (req: Request) => req.method === 'DELETE' && pathOf(req).startsWith('/v1/voice/');
-const cursorOf = (req: Request) => new URL(req.url).searchParams.get('voice_id');
-const pageSizeOf = (req: Request) => Number(new URL(req.url).searchParams.get('page_size') ?? 20);
 
 async function bodyOf(req: Request): Promise<Obj> {
   return (await req

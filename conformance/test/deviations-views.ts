@@ -6,19 +6,18 @@
 import { errors } from '../../openapi/contract.js';
 import {
   type Deviation,
+  deletedId,
+  isDelete,
   isList,
   isSave,
   isSynthesis,
   isUpload,
   jsonLike,
-  pathOf,
+  keyOf,
   refuse,
 } from './deviation-kit.js';
 
 type Obj = Record<string, unknown>;
-const keyOf = (req: Request) => req.headers.get('x-api-key') ?? '';
-const isDelete = (req: Request) => req.method === 'DELETE' && pathOf(req).startsWith('/v1/voice/');
-const deletedId = (req: Request) => decodeURIComponent(pathOf(req).slice('/v1/voice/'.length));
 
 async function jsonOf(res: Response): Promise<Obj | undefined> {
   if (!(res.headers.get('content-type') ?? '').includes('json')) return undefined;

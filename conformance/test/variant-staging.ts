@@ -9,7 +9,7 @@ import { createMockService, type MockServiceOptions } from '../../mocks/index.js
 import { normalizeVoiceId } from '../../openapi/contract.js';
 import type { Choice } from '../../profile/types.js';
 import type { FetchLike } from '../toolkit/http.js';
-import { isList, isSave, isSynthesis, isUpload, jsonLike, pathOf, refuse } from './deviation-kit.js';
+import { isList, isSave, isSynthesis, isUpload, jsonLike, keyOf, pathOf, refuse } from './deviation-kit.js';
 
 /** The staging's choice on every point it varies (the rest are the mock's own). */
 export const variantChoices = {
@@ -56,7 +56,6 @@ const routes = new Map([
   ['/v1/text-to-speech/stream', 'POST'],
 ]);
 
-const keyOf = (req: Request) => req.headers.get('x-api-key') ?? '';
 const refusal = (c: { status: number; error_code: number }, message: string) =>
   refuse(c.status, c.error_code, message);
 
