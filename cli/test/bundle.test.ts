@@ -88,54 +88,72 @@ const loaded = [];
 registerHooks({ load(url, context, next) { if (url.startsWith('file:')) loaded.push(url); return next(url, context); } });
 process.on('exit', () => process.stderr.write('loaded: ' + JSON.stringify(loaded) + '\\n'));`;
 
-describe('voice-kit mock loads only its own chunks', () => {
-  it('answers a list having loaded a few files of dist/bin/ and none of the suite, the explorer or the proxy', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        `data:text/javascript,${encodeURIComponent(recordLoads)}`,
-        ...cliArgv(['mock', '--port', '0']),
-      ],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+/**
+ * Runs `voice-kit <args>` recording what it loads; `whileUp`, given, runs once it printed its first
+ * line, and then the command is stopped with SIGINT. Answers the repository's files it loaded (paths
+ * from the root) and the modules bundled in them: esbuild names each one in a comment line.
+ */
+async function loadedBy(args: readonly string[], whileUp?: (firstLine: string) => Promise<void>) {
+  const child = spawn(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(recordLoads)}`, ...cliArgv(args)],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (whileUp)
     try {
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', () => stdout.includes('\n') && resolve());
-        child.once('close', () => reject(new Error(`exited before listening: ${stderr}`)));
+        child.once('close', () => reject(new Error(`exited before its first line: ${stderr}`)));
       });
-      const list = await fetch(`${urlOf(stdout)}/v1/voice/list`, { headers });
-      expect(list.status).toBe(200);
-      await list.arrayBuffer();
+      await whileUp(stdout);
     } finally {
       child.kill('SIGINT');
     }
-    expect(await exited).toBe(0);
-    const urls = JSON.parse(/^loaded: (.*)$/m.exec(stderr)?.[1] ?? '[]') as string[];
-    const ours = urls
-      .map((url) => relative(root, fileURLToPath(url)).replaceAll('\\', '/'))
-      .filter((path) => !path.startsWith('node_modules/'));
-    // Only the bundle: no file of tsc's dist/cli/, dist/mocks/, … (120 of them before the bundle).
-    expect(ours.filter((path) => !path.startsWith('dist/bin/'))).toEqual([]);
-    expect(ours.length).toBeGreaterThan(1);
-    expect(ours.length).toBeLessThanOrEqual(40);
-    // esbuild names each module it bundles in a comment line: what the loaded chunks hold.
-    const modules = ours.flatMap((path) =>
-      [...readFileSync(join(root, path), 'utf8').matchAll(/^\/\/ dist\/(\S+)\.js$/gm)].map((m) => m[1]),
-    );
+  expect(await exited, stderr).toBe(0);
+  const urls = JSON.parse(/^loaded: (.*)$/m.exec(stderr)?.[1] ?? '[]') as string[];
+  const files = urls
+    .map((url) => relative(root, fileURLToPath(url)).replaceAll('\\', '/'))
+    .filter((path) => !path.startsWith('node_modules/'));
+  const modules = files.flatMap((path) =>
+    [...readFileSync(join(root, path), 'utf8').matchAll(/^\/\/ dist\/(\S+)\.js$/gm)].map(
+      (m) => m[1] as string,
+    ),
+  );
+  return { files, modules };
+}
+
+describe('each command loads its own chunks', () => {
+  it('voice-kit mock answers a list having loaded a few files of dist/bin/, none of the suite or the proxy', async () => {
+    const { files, modules } = await loadedBy(['mock', '--port', '0'], async (line) => {
+      const list = await fetch(`${urlOf(line)}/v1/voice/list`, { headers });
+      expect(list.status).toBe(200);
+      await list.arrayBuffer();
+    });
+    // Only the bundle: no file of tsc's dist/cli/, dist/mocks/, … (which would be ~115 files).
+    expect(files.filter((path) => !path.startsWith('dist/bin/'))).toEqual([]);
+    expect(files.length).toBeGreaterThan(1);
+    expect(files.length).toBeLessThanOrEqual(40);
     expect(modules).toContain('mocks/node/server');
     expect(modules).toContain('cli/voice-kit');
     const foreign =
       /^(conformance\/(run|cases|explore|toolkit|reporters|setup)\/|proxy\/|oracle\/|cli\/(conformance|explore|proxy)$)/;
-    expect(modules.filter((m) => foreign.test(m as string))).toEqual([]);
+    expect(modules.filter((m) => foreign.test(m))).toEqual([]);
+  });
+
+  it('voice-kit conformance --list loads the suite, but neither the explorer nor the proxy', async () => {
+    const { modules } = await loadedBy(['conformance', '--list']);
+    expect(modules).toContain('cli/conformance');
+    expect(modules.filter((m) => /^(conformance\/explore\/|proxy\/|cli\/(explore|proxy)$)/.test(m))).toEqual(
+      [],
+    );
   });
 });
