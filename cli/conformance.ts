@@ -34,7 +34,7 @@ import {
 } from '../conformance/types.js';
 import { profilePathProblem, writeProfileFile } from '../profile/write-file.js';
 import { reportsNotWritten } from './exit-codes.js';
-import { type ExploreRequest, explore } from './explore.js';
+import type { ExploreRequest } from './explore.js';
 import { pcmHeadersFlag } from './pcm-headers.js';
 import { type CommandLine, mockVariables, readCommandLine, usage, variableOf } from './program.js';
 import { onStopSignals, writeNow } from './stop-signals.js';
@@ -322,7 +322,8 @@ export async function conformanceCommand(
     err(`${lines.length} cases`);
     return 0;
   }
-  if (request.explore) return explore(request, request.explore, err);
+  // Imported only for --explore and --replay: the explorer is a chunk of its own in the bin's bundle.
+  if (request.explore) return (await import('./explore.js')).explore(request, request.explore, err);
   return run(request, err);
 }
 

@@ -1,6 +1,7 @@
 /**
  * The kit's version, read from its package.json: `voice-kit --version` and `npm start -- --version`.
- * The file sits two folders up from dist/cli/ and one up from cli/ (tsx), so it is looked for upward.
+ * The file sits one folder up from cli/ (tsx), two up from dist/cli/ and from the bundle in dist/bin/
+ * (package.json "bin"), so it is looked for upward.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

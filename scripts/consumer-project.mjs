@@ -276,12 +276,16 @@ it('runs the bin: npx voice-kit mock --state-dir, then npx voice-kit conformance
       mock.exited.then((code) => Promise.reject(new Error(\`exited \${code}: \${mock.output()}\`))),
     ]);
     expect(await total(url)).toBe(1); // what the first test left in the state dir
+    // The bin is a bundle in dist/bin/: its chunks still find the dashboard and the committed fixtures.
+    expect((await fetch(\`\${url}/__mock/dashboard/dashboard.js\`)).status).toBe(200);
     const run = npx([
-      'conformance', '--base-url', url, '--api-key', 'mock-key', '--only', 'list.*,delete.*',
+      'conformance', '--base-url', url, '--api-key', 'mock-key',
+      '--only', 'list.*,delete.*,voice-save.reference.flac-renamed',
       '--report-dir', join(work, 'reports'),
     ]);
     expect(await run.exited, run.output()).toBe(0);
     expect(run.output()).toContain('PASS: every must case passed');
+    expect(run.output()).toMatch(/ ok +voice-save\\.reference\\.flac-renamed /);
     const versioned = npx(['conformance', '--base-url', \`\${url}/v1\`, '--api-key', 'mock-key']);
     expect(await versioned.exited).toBe(2);
     expect(versioned.output()).toMatch(/--base-url ends in \\/v1\\b.*drop it/);

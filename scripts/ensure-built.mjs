@@ -75,14 +75,16 @@ async function withBuildLock(build) {
 
 /**
  * Rebuilds dist/ with tsc when a source changed since the last build (exits the process if tsc fails),
- * and the dashboard's bundle when one of its sources did. Several at once build once: the others wait,
- * then find it current.
+ * then the CLI's bundle (dist/bin/) when it is older than that build, and the dashboard's bundle when
+ * one of its sources changed. Several at once build once: the others wait, then find it current.
  */
 export async function ensureBuilt() {
-  if (!stale() && !dashboardStale()) return;
+  if (!stale() && !cliStale() && !dashboardStale()) return;
   await withBuildLock(async () => {
     const firstBuild = builtAt() === 0;
-    if (stale()) build();
+    const rebuilt = stale();
+    if (rebuilt) build();
+    if (cliStale()) await buildCliBundle(rebuilt);
     if (dashboardStale()) await buildDashboard(firstBuild);
   });
 }
@@ -130,6 +132,32 @@ export function buildLine(what, builtMs) {
   return builtMs === 0
     ? `voice-kit: building ${what} (first build)…`
     : `voice-kit: building ${what} (sources changed since the last build)…`;
+}
+
+/** When the CLI's bundle (dist/bin/, package.json "bin") was last built, 0 when never. */
+function cliBuiltAt() {
+  try {
+    return statSync(join(root, 'dist', 'bin', 'voice-kit.js')).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether the CLI's bundle is missing or older than tsc's build or its own build script. */
+function cliStale() {
+  const script = statSync(join(root, 'scripts', 'build-cli.mjs')).mtimeMs;
+  return cliBuiltAt() === 0 || cliBuiltAt() < Math.max(builtAt(), script);
+}
+
+/** Bundles the CLI into dist/bin/; says so unless `announced` (the build of dist/ just said it). */
+async function buildCliBundle(announced) {
+  if (!announced) process.stderr.write(`${buildLine('dist/bin/', cliBuiltAt())}\n`);
+  const { buildCli } = await import('./build-cli.mjs');
+  try {
+    await buildCli();
+  } catch {
+    process.exit(1); // esbuild has printed what it could not bundle
+  }
 }
 
 /** When the dashboard's bundle was last built, 0 when never. */

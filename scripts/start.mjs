@@ -56,5 +56,5 @@ if (userFolder && userFolder !== process.cwd()) {
 }
 
 await ensureBuilt();
-// The bin itself, in this process: it checks the Node version, then runs the command on process.argv.
-await import('../dist/cli/bin.js');
+// The bin itself (the CLI's bundle, package.json "bin"), in this process: it checks the Node version, then runs the command on process.argv.
+await import('../dist/bin/voice-kit.js');

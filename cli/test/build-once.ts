@@ -1,7 +1,7 @@
 /**
- * The integration project's global setup: builds dist/ (tsc, and the dashboard's bundle) once per
- * `vitest run`, and only when a source is newer than the last build (scripts/ensure-built.mjs, as
- * `npm start` does). The tests that spawn the CLI then run the built bin (cli/test/run-cli.ts).
+ * The integration project's global setup: builds dist/ (tsc, the CLI's and the dashboard's bundles)
+ * once per `vitest run`, and only when a source is newer than the last build (scripts/ensure-built.mjs,
+ * as `npm start` does). The tests that spawn the CLI then run the built bin (cli/test/run-cli.ts).
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
 /**
- * The one way integration tests start the `voice-kit` CLI as a process: the built bin, dist/cli/bin.js,
- * as `npm start` and an installed package run it. The integration project's global setup
- * (cli/test/build-once.ts) builds dist/ once per `vitest run` when a source changed, so each spawn
- * costs one Node boot instead of a TypeScript loader compiling the CLI again per process.
+ * The one way integration tests start the `voice-kit` CLI as a process: the bin package.json names (the
+ * CLI's bundle, dist/bin/voice-kit.js), as `npm start` and an installed package run it. The integration
+ * project's global setup (cli/test/build-once.ts) builds dist/ once per `vitest run` when a source
+ * changed, so each spawn costs one Node boot instead of a TypeScript loader compiling the CLI again.
  *
  * A test that spawns the CLI should use this file:
  *
@@ -15,13 +15,19 @@
  * const { code, stderr } = await runCli(['proxy']); // waits for the exit
  */
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The repository's root: the working directory of every spawn (relative paths in args resolve here). */
 export const root = join(import.meta.dirname, '..', '..');
 
-/** The built bin the tests run. */
-export const cliBin = join(root, 'dist', 'cli', 'bin.js');
+/** The built bin the tests run: package.json "bin", what `npx voice-kit` runs. */
+export const cliBin = join(
+  root,
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin[
+    'voice-kit'
+  ] as string,
+);
 
 /** The arguments of `node` that run the CLI with `args`: `spawn(process.execPath, cliArgv(args))`. */
 export function cliArgv(args: readonly string[]): string[] {

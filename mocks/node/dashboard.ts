@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { packageFolder } from '../../common/package-folder.js';
 import { rawHeader } from './read-request.js';
 
 /** Where the dashboard's files are served: /__mock/dashboard/<file>. */
 export const dashboardAssetPrefix = '/__mock/dashboard/';
 
 /**
- * The built dashboard (`npm run build` puts it in dist/dashboard/): from the published package this
- * file is dist/mocks/node/dashboard.js, from a source checkout (tests, tsx) mocks/node/dashboard.ts.
+ * The built dashboard: `npm run build` puts it in the package's dist/dashboard/, whether this module
+ * runs from the sources (mocks/node/dashboard.ts), from tsc's output (dist/mocks/node/) or from the
+ * CLI's bundle (dist/bin/).
  */
-const candidates = ['../../dashboard/', '../../dist/dashboard/'].map((dir) =>
-  fileURLToPath(new URL(dir, import.meta.url)),
-);
+const dashboardDir = fileURLToPath(new URL('dist/dashboard/', packageFolder(import.meta.url, 2)));
 
 const types: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
@@ -73,13 +73,10 @@ export function dashboardFiles(): (file: string) => Uint8Array | undefined {
     if (!Object.hasOwn(types, file)) return undefined;
     if (!kept.has(file)) {
       let bytes: Uint8Array | undefined;
-      for (const dir of candidates) {
-        try {
-          bytes = readFileSync(`${dir}${file}`);
-          break;
-        } catch {
-          // not built there
-        }
+      try {
+        bytes = readFileSync(`${dashboardDir}${file}`);
+      } catch {
+        // not built
       }
       kept.set(file, bytes);
     }

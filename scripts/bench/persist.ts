@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiKey, uploadReference } from './http-bench.js';
 import { type LoadResult, load } from './load.js';
-import { freePort, type Spawned, spawnServer } from './servers.js';
+import { cliBin, freePort, type Spawned, spawnServer } from './servers.js';
 
 const auth = { 'x-api-key': apiKey };
 
 /** The built mock, in memory, on a state dir, or on a PostgreSQL database (a replica). */
 export async function spawnMockOn(name: string, stateDir?: string, stateUrl?: string): Promise<Spawned> {
   const port = await freePort();
-  const args = ['dist/cli/bin.js', 'mock', '--port', String(port), '--seed', '1'];
+  const args = [cliBin, 'mock', '--port', String(port), '--seed', '1'];
   if (stateDir) args.push('--state-dir', stateDir);
   if (stateUrl) args.push('--state-url', stateUrl);
   return spawnServer(name, process.execPath, args, `http://127.0.0.1:${port}`, {

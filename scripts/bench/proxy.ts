@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { defaultJudgeBytes } from '../../proxy/judge-budget.js';
 import { heldLoad, warmUp } from '../../proxy/test/held-bodies.js';
 import { apiKey, spawnMock, spawnPrismProxy } from './http-bench.js';
-import { freePort, memoryOf, resetPeak, type Spawned, spawnServer } from './servers.js';
+import { cliBin, freePort, memoryOf, resetPeak, type Spawned, spawnServer } from './servers.js';
 import { percentile } from './stream.js';
 import { streamUpload } from './upload.js';
 
@@ -27,17 +27,7 @@ async function spawnVoiceKitProxy(
   return spawnServer(
     'voice-kit proxy',
     process.execPath,
-    [
-      'dist/cli/bin.js',
-      'proxy',
-      '--upstream',
-      upstream,
-      '--port',
-      String(port),
-      '--report-dir',
-      reportDir,
-      ...extra,
-    ],
+    [cliBin, 'proxy', '--upstream', upstream, '--port', String(port), '--report-dir', reportDir, ...extra],
     `http://127.0.0.1:${port}`,
     { path: '/v1/voice/list', headers: { 'x-api-key': apiKey } },
   );

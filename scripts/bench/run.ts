@@ -10,6 +10,7 @@ import { mp3FirstChunk, mp3Whole } from './mp3.js';
 import { persistCost } from './persist.js';
 import { proxyBench } from './proxy.js';
 import { replicasCost } from './replicas.js';
+import { cliBin } from './servers.js';
 import { statePollCost } from './state-poll.js';
 import { cpuTimes, stealPercent } from './steal.js';
 import { percentile } from './stream.js';
@@ -519,8 +520,8 @@ if (want('replicas')) {
 
 if (want('statepoll')) {
   sectionStart = cpuTimes();
-  // VOICE_KIT_BENCH_BIN: another build's dist/cli/bin.js, for a before/after comparison.
-  const bin = process.env.VOICE_KIT_BENCH_BIN ?? 'dist/cli/bin.js';
+  // VOICE_KIT_BENCH_BIN: another build's bin (dist/bin/voice-kit.js), for a before/after comparison.
+  const bin = process.env.VOICE_KIT_BENCH_BIN ?? cliBin;
   const rows = await statePollCost(smoke ? 20 : 5000, smoke ? 1 : 10, ['none', 'full', 'dashboard'], bin);
   results.statePoll = rows;
   log(

@@ -17,9 +17,18 @@ const startNodeOptions: readonly string[] = (() => {
   return words.slice(1, words.indexOf('scripts/start.mjs')).filter((word) => word.startsWith('--'));
 })();
 
+/**
+ * The built CLI the package ships (package.json "bin": the bundle in dist/bin/), relative to the
+ * repository root, the working directory of every spawn.
+ */
+export const cliBin: string = (() => {
+  const { bin } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  return String(bin['voice-kit']).replace(/^\.\//, '');
+})();
+
 /** The arguments of `node` for the built mock (`voice-kit mock ARGS`) as `npm start` runs it. */
 export function mockArgs(...args: string[]): string[] {
-  return [...startNodeOptions, 'dist/cli/bin.js', 'mock', ...args];
+  return [...startNodeOptions, cliBin, 'mock', ...args];
 }
 
 /** A server process the bench started, with what it cost to start. */

@@ -2,7 +2,7 @@ import { ControlClient } from '../../mocks/dashboard/control-client.js';
 import { statePoll } from '../../mocks/dashboard/state-poll.js';
 import { apiKey } from './http-bench.js';
 import { type LoadResult, load } from './load.js';
-import { freePort, spawnServer } from './servers.js';
+import { cliBin, freePort, spawnServer } from './servers.js';
 
 const auth = { 'x-api-key': apiKey };
 
@@ -60,7 +60,7 @@ export async function statePollCost(
   voices: number,
   seconds: number,
   modes: readonly PollMode[],
-  bin = 'dist/cli/bin.js',
+  bin = cliBin,
 ): Promise<StatePollRow[]> {
   const port = await freePort();
   const mock = await spawnServer(

@@ -107,7 +107,7 @@ const mayImport: Record<string, readonly string[]> = {
     'oracle/',
   ],
   'conformance/index.ts': ['conformance/', 'openapi/'],
-  'fixtures/': ['audio/', 'openapi/'],
+  'fixtures/': ['audio/', 'openapi/', 'common/package-folder.ts'],
   // voice-kit/node re-exports the mock's Node server and the proxy, living inside neither.
   'entries/': ['mocks/node/', 'proxy/', 'profile/'],
   'cli/': ['conformance/', 'mocks/', 'proxy/', 'common/', 'profile/'],

@@ -58,7 +58,7 @@ describe('npm run bench -- --smoke', () => {
           error ? reject(error) : resolve(),
         ),
       );
-      expect(existsSync(`${root}dist/cli/bin.js`)).toBe(true);
+      expect(existsSync(`${root}dist/bin/voice-kit.js`)).toBe(true);
       const { code, stdout } = await smokeRun('complete');
       expect(code).toBe(0);
       expect(stdout).toMatch(/^## Complete audio \(2 at once × 1,000 characters at speed 0\.25, WAV, .+\)$/m);
