@@ -116,7 +116,8 @@ export async function runPipeline(request: CoreRequest, deps: ServiceDeps, targe
   flow.query = query;
   const queryFindings = validateQuery(operationId, query);
   if (queryFindings.length > 0) return flow.respond(findingsFailure('query', queryFindings, query));
-  if (!jsonOperations.has(operationId)) return flow.operate();
+  // Awaited, not returned: an async function that returns a promise takes two more turns to settle.
+  if (!jsonOperations.has(operationId)) return await flow.operate();
   const read = await readJsonBody(request, jsonBodyCap(deps.config.maxTextLength));
   if (isFailure(read)) return flow.respond(read);
   flow.received = read;
@@ -151,7 +152,9 @@ class Flow implements OperationContext {
 
   /** The operation's answer, with the faults Prefer asked for. */
   async operate(): Promise<Handled> {
-    const handled = await this.respond(await operations[this.operationId](this));
+    // Most operations answer at once (the list): only a promise is waited for.
+    const made = operations[this.operationId](this);
+    const handled = await this.respond(made instanceof Promise ? await made : made);
     const { faults } = this.preferences;
     if (faults.length === 0 || handled.answer instanceof DroppedAnswer) return handled;
     return { ...handled, answer: applyFaults(handled.answer, faults, this.deps.sleep) };
@@ -171,7 +174,7 @@ class Flow implements OperationContext {
     // latency=MS holds back every answer to a known caller; a successful stream answers at once and
     // waits before its first chunk instead (text-to-speech.ts).
     const streamed = operationId === 'streamSpeech' && !isFailure(answer) && answer.status === 200;
-    await afterDrain(request);
+    if (hasBodyLeft(request)) await drain(request.body);
     if (late && latencyMs > 0 && !streamed) await this.deps.sleep(latencyMs);
     return handled;
   }
@@ -179,10 +182,13 @@ class Flow implements OperationContext {
 
 const noQuery: Readonly<Record<string, string>> = Object.freeze({});
 
-/** Drains what is left of the request body (none for most GETs, or one read whole). */
+/** Whether a body is left to drain (none for most GETs, nor for one read whole). */
+const hasBodyLeft = (request: CoreRequest): boolean =>
+  request.bodyBytes === undefined && request.body !== null;
+
+/** Drains what is left of the request body. */
 async function afterDrain(request: CoreRequest): Promise<void> {
-  if (request.bodyBytes !== undefined || request.body === null) return;
-  await drain(request.body);
+  if (hasBodyLeft(request)) await drain(request.body);
 }
 
 const decoder = new TextDecoder();

@@ -134,7 +134,16 @@ function answerWith(
     res.destroy();
     return;
   }
-  answered.then((answer) => write(service, answer, req, res, head, startedAt)).catch(() => res.destroy());
+  // One reaction for both outcomes (a `.catch` after the `.then` made a second promise per request);
+  // whatever the writing throws or rejects with drops the connection, as a rejected answer does.
+  const drop = () => res.destroy();
+  answered.then((answer) => {
+    try {
+      write(service, answer, req, res, head, startedAt)?.catch(drop);
+    } catch {
+      drop();
+    }
+  }, drop);
 }
 
 /** Writes an answer; a promise only while a streamed body is being written. */
