@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../entries/node.js';
 import { errors, limits } from '../../openapi/contract.js';
 import { notPublicMessage } from '../core/reference/reference-url.js';
@@ -70,6 +70,10 @@ describe('over real HTTP, by default: ref_audio URLs on loopback are refused wit
     port = (files.address() as AddressInfo).port;
   });
   afterAll(() => new Promise((resolve) => files.close(resolve)));
+  // Each test counts the connections it made, whichever ran before it.
+  beforeEach(() => {
+    connections = 0;
+  });
 
   async function withServer<T>(
     options: Parameters<typeof startMockServer>[0],

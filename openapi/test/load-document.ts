@@ -8,8 +8,22 @@ import { parse } from 'yaml';
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked dynamically by tests.
 export type Node = any;
 
-/** The parsed voice-service.yaml. */
-export const document: Node = parse(readFileSync(new URL('../voice-service.yaml', import.meta.url), 'utf8'));
+/** Freezes `node` and everything under it. */
+function deepFreeze<T>(node: T): T {
+  if (node && typeof node === 'object' && !Object.isFrozen(node)) {
+    Object.freeze(node);
+    for (const value of Object.values(node)) deepFreeze(value);
+  }
+  return node;
+}
+
+/**
+ * The parsed voice-service.yaml, frozen: the test files that read it share one copy per worker (and
+ * run in any order), so a test that sorted or edited it in place would change what the next one reads.
+ */
+export const document: Node = deepFreeze(
+  parse(readFileSync(new URL('../voice-service.yaml', import.meta.url), 'utf8')),
+);
 
 /** Follows internal `$ref`s ('#/components/...') until a node without one. */
 export function deref(node: Node): Node {

@@ -70,7 +70,10 @@ describe('voice-kit proxy', () => {
   });
 
   it('refuses a report folder it cannot write at start, in one line, with exit 2 (it used to spin forever at the end)', async () => {
-    for (const reportDir of ['/proc/nope', join(dir, 'deviant', 'proxy.json')]) {
+    // A file of its own where a folder of the path should be, whatever the other tests wrote.
+    const notAFolder = join(dir, 'not-a-folder');
+    await writeFile(notAFolder, 'x');
+    for (const reportDir of ['/proc/nope', join(notAFolder, 'reports')]) {
       const { code, stderr } = await refused([
         '--upstream',
         up.url,

@@ -24,10 +24,17 @@ export async function warmUp(proxyUrl: string): Promise<void> {
   await res.arrayBuffer();
 }
 
+/** What one exchange of the load came to: the answer's status, or why there was none (`ECONNRESET`). */
+export type HeldOutcome = number | string;
+
 export interface HeldLoad {
   readonly url: string;
-  /** Sends the load through `proxyUrl`; resolves when every answer has ended, with their statuses. */
-  run(proxyUrl: string, onAllHeld?: () => void): Promise<number[]>;
+  /**
+   * Sends the load through `proxyUrl`; resolves when every exchange has ended, with what each came to.
+   * Never rejects: a client reset, or left without an answer within `timeoutMs` (default 5 minutes:
+   * the unbounded-budget rows of the bench take over 2 on a busy machine), is an outcome.
+   */
+  run(proxyUrl: string, onAllHeld?: () => void, timeoutMs?: number): Promise<HeldOutcome[]>;
   close(): Promise<void>;
 }
 
@@ -37,9 +44,13 @@ const jsonOf = (bytes: number) => {
   return Buffer.from(`${head}${'a'.repeat(bytes - head.length - 2)}"}`);
 };
 
+/** Requests opened at a time: each batch is seen by the upstream before the next one opens. */
+const batch = 100;
+
 /**
  * An upstream for `clients` exchanges of `bytes`: `side` `request` holds each answer until all request
  * bodies arrived; `answer` sends each answer but its last byte, then the last bytes of all at once.
+ * An exchange that failed before it reached the upstream is not waited for.
  */
 export async function heldLoad(
   clients: number,
@@ -49,11 +60,18 @@ export async function heldLoad(
   const body = jsonOf(bytes);
   const held: Array<() => void> = [];
   let allHeld: () => void = () => undefined;
-  const hold = (release: () => void) => {
-    held.push(release);
-    if (held.length < clients) return;
+  /** The load requests the upstream has seen (by their x-load-seq), and how many ended before it did. */
+  const arrived = new Set<string>();
+  let lost = 0;
+  let progressed: () => void = () => undefined;
+  const release = () => {
+    if (held.length === 0 || held.length < clients - lost) return;
     allHeld();
     for (const r of held.splice(0)) r();
+  };
+  const hold = (r: () => void) => {
+    held.push(r);
+    release();
   };
   const server = http.createServer({ keepAlive: false }, (req, res) => {
     req.resume();
@@ -64,6 +82,8 @@ export async function heldLoad(
       req.on('end', () => refuse(res));
       return;
     }
+    arrived.add(String(req.headers['x-load-seq']));
+    progressed();
     req.on('end', () => {
       if (side === 'request')
         return hold(() => {
@@ -78,34 +98,55 @@ export async function heldLoad(
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async run(proxyUrl, onAllHeld) {
+    async run(proxyUrl, onAllHeld, timeoutMs = 300_000) {
       allHeld = () => onAllHeld?.();
-      const one = (connected: () => void) =>
-        new Promise<number>((resolve, reject) => {
+      arrived.clear();
+      lost = 0;
+      const one = (seq: string) =>
+        new Promise<HeldOutcome>((resolve) => {
           const req = http.request(`${proxyUrl}/v1/text-to-speech`, {
             method: 'POST',
             agent,
-            headers: { 'x-api-key': 'k', 'content-type': 'application/json' },
+            headers: { 'x-api-key': 'k', 'content-type': 'application/json', 'x-load-seq': seq },
           });
-          req.on('socket', (socket) => socket.once('connect', connected));
+          const timer = setTimeout(() => req.destroy(new Error('no answer')), timeoutMs);
+          let ended = false;
+          const end = (outcome: HeldOutcome) => {
+            if (ended) return;
+            ended = true;
+            clearTimeout(timer);
+            // An exchange that never reached the upstream (reset on its way) holds nobody back.
+            if (!arrived.has(seq)) {
+              lost++;
+              release();
+              progressed();
+            }
+            resolve(outcome);
+          };
           req.on('response', (res) => {
+            res.on('error', (error: NodeJS.ErrnoException) => end(error.code ?? error.message));
             res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
+            res.on('end', () => end(res.statusCode ?? 0));
           });
-          req.on('error', reject);
+          req.on('error', (error: NodeJS.ErrnoException) => end(error.code ?? error.message));
           req.end(side === 'request' ? body : '{"generate_text":"a"}');
         });
-      // Connections open in batches: 1,000 at once overflow the listen backlog (511), and the kernel's
-      // SYN retries (1 s, 3 s, 7 s…) would make the run a wait.
-      const answers: Promise<number>[] = [];
-      for (let started = 0; started < clients; started += 100) {
-        const connected = Array.from(
-          { length: Math.min(100, clients - started) },
-          () => new Promise<void>((resolve) => answers.push(one(resolve))),
-        );
-        await Promise.all(connected);
+      // Requests open in batches, each one seen by the upstream (so accepted by the proxy) before the
+      // next: 1,000 at once overflow the listen backlogs (511) of a busy proxy and upstream, and the
+      // kernel resets the connections it dropped. The first answers wait for all of them anyway.
+      const outcomes: Promise<HeldOutcome>[] = [];
+      for (let started = 0; started < clients; started += batch) {
+        const target = Math.min(started + batch, clients);
+        while (outcomes.length < target) outcomes.push(one(String(outcomes.length)));
+        await new Promise<void>((resolve) => {
+          progressed = () => {
+            if (arrived.size + lost >= target) resolve();
+          };
+          progressed();
+        });
       }
-      return Promise.all(answers);
+      progressed = () => undefined;
+      return Promise.all(outcomes);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -44,7 +44,7 @@ describe('the in-flight budget', () => {
         const before = await kib(pid, 'VmRSS');
         await writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined); // the peak counts from here
         let peakWhileHeld = 0;
-        const statuses = await load.run(url, () => {
+        const outcomes = await load.run(url, () => {
           void kib(pid, 'VmHWM').then((p) => {
             peakWhileHeld = p;
           });
@@ -56,7 +56,8 @@ describe('the in-flight budget', () => {
         console.log(
           `in-flight budget: RSS ${Math.round(before / 1e6)} MB before, peak growth ${growthMB.toFixed(0)} MB`,
         );
-        expect(statuses.every((s) => s === 400)).toBe(true); // the upstream's documented refusal, passed on
+        // The upstream's documented refusal, passed on to every client (none reset, none left waiting).
+        expect(outcomes.filter((o) => o !== 400)).toEqual([]);
         // Without the budget this load grows the proxy by ~2.4 GB; with it 156–183 MB when run alone
         // (npm run bench -- --only proxy), more when the suite's other files load the 2 cores at once.
         expect(growthMB).toBeLessThanOrEqual(256);

@@ -43,6 +43,7 @@ async function listTimes(url: string, count: number): Promise<number[]> {
       await new Promise<void>((resolve, reject) => {
         http
           .get(`${url}/v1/voice/list?page_size=5`, { agent, headers: { 'x-api-key': apiKey } }, (res) => {
+            res.on('error', reject);
             res.resume();
             res.on('end', resolve);
           })
@@ -71,6 +72,7 @@ function pacedStream(url: string): Promise<{ firstByteMs: number; totalMs: numbe
       headers: { 'x-api-key': apiKey, 'content-type': 'application/json', prefer: 'pace=realtime' },
     });
     req.on('response', (res) => {
+      res.on('error', reject);
       res.on('data', () => {
         if (Number.isNaN(first)) first = performance.now() - started;
       });
@@ -85,6 +87,7 @@ function pacedStream(url: string): Promise<{ firstByteMs: number; totalMs: numbe
 async function sinkUpstream(): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     let bytes = 0;
+    req.on('error', () => undefined); // a client cut: the bench's own side reports it
     req.on('data', (c: Buffer) => {
       bytes += c.length;
     });
@@ -113,6 +116,10 @@ export interface InFlightRow {
   /** The proxy's --max-judge-bytes (a huge one: as good as none, the old behaviour). */
   readonly budgetBytes: number;
   readonly exchanges: number;
+  /** Exchanges that ended with the upstream's answer passed on. */
+  readonly answered: number;
+  /** The others, by what they came to: a status the proxy answered itself, or a client error (ECONNRESET). */
+  readonly failed: Readonly<Record<string, number>>;
   readonly ms: number;
   readonly rssBeforeMiB: number;
   readonly peakGrowthMB: number;
@@ -137,12 +144,18 @@ async function inFlight(
     const before = memoryOf(pid).rss;
     resetPeak(pid);
     const started = performance.now();
-    await load.run(proxy.url);
+    const outcomes = await load.run(proxy.url);
     const ms = performance.now() - started;
+    // The upstream answers the load 400 (the request side) or 200 (the answer side).
+    const expected = side === 'request' ? 400 : 200;
+    const failed: Record<string, number> = {};
+    for (const o of outcomes) if (o !== expected) failed[String(o)] = (failed[String(o)] ?? 0) + 1;
     return {
       side,
       budgetBytes,
       exchanges: clients,
+      answered: outcomes.filter((o) => o === expected).length,
+      failed,
       ms,
       rssBeforeMiB: before / 2 ** 20,
       peakGrowthMB: (memoryOf(pid).peak - before) / 1e6,
@@ -170,7 +183,8 @@ export interface ProxyBench {
     readonly firstByteMs: number;
     readonly totalMs: number;
   }[];
-  readonly upload: {
+  /** Undefined when the upload failed (see `failures`). */
+  readonly upload?: {
     readonly bytes: number;
     readonly status: number;
     readonly ms: number;
@@ -179,6 +193,8 @@ export interface ProxyBench {
   };
   /** 1,000 exchanges in flight at once, each with a 2 MiB JSON body, with the budget and without. */
   readonly inFlight: readonly InFlightRow[];
+  /** The steps that failed, and why: the rest of the section still ran. */
+  readonly failures: readonly { readonly step: string; readonly error: string }[];
   /** Violations the proxy reported over the whole section (the mock is clean: 0 expected). */
   readonly exitCode: number | null;
 }
@@ -200,6 +216,16 @@ export async function proxyBench(
   let sinkProxy: Spawned | undefined;
   const sink = await sinkUpstream();
   try {
+    const failures: { step: string; error: string }[] = [];
+    /** Runs one step; a failure becomes a row of `failures`, and the section goes on. */
+    const step = async <T>(name: string, run: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await run();
+      } catch (error) {
+        failures.push({ step: name, error: (error as NodeJS.ErrnoException).code ?? String(error) });
+        return undefined;
+      }
+    };
     ours = await spawnVoiceKitProxy(mock.url, reportDir);
     prism = await spawnPrismProxy(mock.url);
     const paths = [
@@ -207,49 +233,69 @@ export async function proxyBench(
       ['voice-kit proxy', ours.url],
       ['prism proxy', prism.url],
     ] as const;
-    for (const [, url] of paths) await listTimes(url, Math.min(200, requests));
-    const times = new Map<string, number[]>(paths.map(([name]) => [name, []]));
-    for (let round = 0; round < rounds; round++)
-      for (const [name, url] of paths)
-        times.get(name)?.push(...(await listTimes(url, Math.ceil(requests / rounds))));
-    const direct = times.get('direct') ?? [];
-    const latency = paths.map(([name]) => {
-      const t = times.get(name) ?? [];
+    const times = await step('list latency', async () => {
+      for (const [, url] of paths) await listTimes(url, Math.min(200, requests));
+      const times = new Map<string, number[]>(paths.map(([name]) => [name, []]));
+      for (let round = 0; round < rounds; round++)
+        for (const [name, url] of paths)
+          times.get(name)?.push(...(await listTimes(url, Math.ceil(requests / rounds))));
+      return times;
+    });
+    const direct = times?.get('direct') ?? [];
+    const latency = times
+      ? paths.map(([name]) => {
+          const t = times.get(name) ?? [];
+          return {
+            path: name,
+            requests: t.length,
+            p50Ms: percentile(t, 50),
+            p95Ms: percentile(t, 95),
+            addedP50Ms: percentile(t, 50) - percentile(direct, 50),
+            addedP95Ms: percentile(t, 95) - percentile(direct, 95),
+          };
+        })
+      : [];
+    const paced = [];
+    for (const [name, url] of paths.slice(0, 2)) {
+      const stream = await step(`paced stream, ${name}`, () => pacedStream(url));
+      if (stream) paced.push({ path: name, ...stream });
+    }
+    // The upload: to an upstream that reads it all, so every byte crosses the proxy.
+    const upload = await step('upload', async () => {
+      sinkProxy = await spawnVoiceKitProxy(sink.url, join(reportDir, 'upload'));
+      const pid = sinkProxy.child.pid as number;
+      const before = memoryOf(pid).rss;
+      resetPeak(pid);
+      const sent = await streamUpload(sinkProxy.url, apiKey, uploadBytes);
+      const peak = memoryOf(pid).peak;
       return {
-        path: name,
-        requests: t.length,
-        p50Ms: percentile(t, 50),
-        p95Ms: percentile(t, 95),
-        addedP50Ms: percentile(t, 50) - percentile(direct, 50),
-        addedP95Ms: percentile(t, 95) - percentile(direct, 95),
+        bytes: uploadBytes,
+        status: sent.status,
+        ms: sent.ms,
+        rssBeforeMiB: before / 2 ** 20,
+        peakGrowthMB: (peak - before) / 1e6,
       };
     });
-    const paced = [];
-    for (const [name, url] of paths.slice(0, 2)) paced.push({ path: name, ...(await pacedStream(url)) });
-    // The upload: to an upstream that reads it all, so every byte crosses the proxy.
-    sinkProxy = await spawnVoiceKitProxy(sink.url, join(reportDir, 'upload'));
-    const pid = sinkProxy.child.pid as number;
-    const before = memoryOf(pid).rss;
-    resetPeak(pid);
-    const sent = await streamUpload(sinkProxy.url, apiKey, uploadBytes);
-    const peak = memoryOf(pid).peak;
-    const upload = {
-      bytes: uploadBytes,
-      status: sent.status,
-      ms: sent.ms,
-      rssBeforeMiB: before / 2 ** 20,
-      peakGrowthMB: (peak - before) / 1e6,
-    };
     // The in-flight budget, side by side: the default 8 MiB, and one too large to bind (as before it).
     const inFlightRows: InFlightRow[] = [];
     for (const side of ['request', 'answer'] as const)
-      for (const budget of [defaultJudgeBytes, 2 ** 50])
-        inFlightRows.push(
-          await inFlight(side, budget, inFlightClients, join(reportDir, `in-flight-${side}-${budget}`)),
+      for (const budget of [defaultJudgeBytes, 2 ** 50]) {
+        const dir = join(reportDir, `in-flight-${side}-${budget}`);
+        const row = await step(`in flight, ${side} side, budget ${budget}`, () =>
+          inFlight(side, budget, inFlightClients, dir),
         );
+        if (row) inFlightRows.push(row);
+      }
     const exited = new Promise<number | null>((resolve) => ours?.child.once('exit', resolve));
     await ours.stop();
-    return { latency, paced, upload, inFlight: inFlightRows, exitCode: await exited };
+    return {
+      latency,
+      paced,
+      ...(upload ? { upload } : {}),
+      inFlight: inFlightRows,
+      failures,
+      exitCode: await exited,
+    };
   } finally {
     await Promise.all([mock.stop(), ours?.stop(), prism?.stop(), sinkProxy?.stop(), sink.close()]);
     rmSync(reportDir, { recursive: true, force: true });

@@ -38,6 +38,7 @@ export function streamUpload(
     });
     req.on('response', (res) => {
       answered = true;
+      res.on('error', reject); // cut before its end
       res.resume();
       res.on('end', () => {
         resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, sentBytes: sent });
