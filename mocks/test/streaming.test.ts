@@ -263,4 +263,17 @@ describe('a long mp3 never blocks other requests (lamejs encodes at ~20× real t
     expect(Buffer.compare(new Uint8Array(await complete.arrayBuffer()), streamed)).toBe(0);
     expect(yields).toBeGreaterThan(before);
   });
+
+  it('in-process: an mp3 stream gives the same bytes alone or with others at once, its encoder its own or a spare', async () => {
+    const target = await inProcessTarget();
+    // ~3 s of audio: the first stream makes its encoder, and spares once it is a second in.
+    const text = 'A story told at an even pace, one word after another, then a pause.';
+    const stream = async () =>
+      new Uint8Array(await (await target.request('/v1/text-to-speech/stream', mp3(text))).arrayBuffer());
+    const alone = await stream();
+    const again = await stream();
+    const atOnce = await Promise.all([stream(), stream(), stream()]);
+    expect(alone.byteLength).toBeGreaterThan(20_000);
+    for (const bytes of [again, ...atOnce]) expect(Buffer.compare(bytes, alone)).toBe(0);
+  });
 });
