@@ -2,12 +2,12 @@
  * What the synthesizer keeps from one request for the next, in one object its owner holds and may clear
  * (the mock's default engine holds one: `lazyAudioEngine().caches`). Every memo is bounded and holds
  * results of pure functions of the request, so a hit changes no byte; none holds audio. Beside them,
- * spare MP3 encoders (mp3-spares.ts). Nothing of the synthesizer or lamejs is loaded here, so the
+ * spare MP3 encoders (mp3-primed.ts). Nothing of the synthesizer or lamejs is loaded here, so the
  * mock can create one without loading either.
  */
 
 import { CountMemo } from './count-memo.js';
-import { Mp3Spares } from './mp3-spares.js';
+import { Mp3Spares } from './mp3-primed.js';
 import type { PlannedSize } from './utterance.js';
 import type { CharAction, WordToken } from './vocabulary.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SynthesisRequest, VoiceProfile } from '../types.js';
 import { SynthesisCaches } from './caches.js';
 import { MP3_KBPS, mp3Chunks, spareEncoder } from './mp3-encode.js';
-import { Mp3Spares } from './mp3-spares.js';
+import { Mp3Spares } from './mp3-primed.js';
 import { synthesizeStream } from './stream.js';
 import { synthesize } from './synthesize.js';
 import { systemVoices } from './voices.js';

@@ -4,7 +4,7 @@
 
 import { Mp3Encoder } from '@breezystack/lamejs';
 import { MP3_KBPS, mp3SampleRates } from './mp3-frames.js';
-import type { Mp3Spare, Mp3Spares } from './mp3-spares.js';
+import type { Mp3Spare, Mp3Spares } from './mp3-primed.js';
 
 export { MP3_KBPS, mp3SampleRates } from './mp3-frames.js';
 
@@ -122,7 +122,7 @@ function* encodePieces(
 
 /**
  * A new encoder fed zero samples until its first frame comes out: what every stream that begins with
- * that much silence would feed it first (mp3-spares.ts).
+ * that much silence would feed it first (mp3-primed.ts).
  *
  * @example
  * spareEncoder(24_000, 64).silence; // 800 samples, 192 bytes of frame

@@ -5,7 +5,7 @@
  * plan-phrase.ts turn it into a segment timeline (segment-builder.ts, prosody.ts, voices.ts, rng.ts),
  * render.ts and source-filter.ts play it as 16-bit samples, and stream.ts, wav-encode.ts and
  * mp3-encode.ts package them. What may be reused between requests lives in a SynthesisCaches
- * (caches.ts) that the caller owns and passes in, spare MP3 encoders (mp3-spares.ts) among it.
+ * (caches.ts) that the caller owns and passes in, spare MP3 encoders (mp3-primed.ts) among it.
  *
  * Imports ../types.ts, the contract's media types and lamejs (mp3-encode.ts); never ../analysis/ or
  * ../containers/.

@@ -266,7 +266,7 @@ describe('a long mp3 never blocks other requests (lamejs encodes at ~20× real t
 
   it('in-process: an mp3 stream gives the same bytes alone or with others at once, its encoder its own or a spare', async () => {
     const target = await inProcessTarget();
-    // ~3 s of audio: the first stream makes its encoder, and spares once it is a second in.
+    // ~3 s of audio, streamed alone, again, then three at once: a stream may take a primed encoder or make its own.
     const text = 'A story told at an even pace, one word after another, then a pause.';
     const stream = async () =>
       new Uint8Array(await (await target.request('/v1/text-to-speech/stream', mp3(text))).arrayBuffer());
