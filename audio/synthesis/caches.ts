@@ -2,12 +2,12 @@
  * What the synthesizer keeps from one request for the next, in one object its owner holds and may clear
  * (the mock's default engine holds one: `lazyAudioEngine().caches`). Every memo is bounded and holds
  * results of pure functions of the request, so a hit changes no byte; none holds audio. Beside them,
- * spare MP3 encoders (mp3-primed.ts). Nothing of the synthesizer or lamejs is loaded here, so the
+ * primed MP3 encoders (mp3-primed.ts). Nothing of the synthesizer or lamejs is loaded here, so the
  * mock can create one without loading either.
  */
 
 import { CountMemo } from './count-memo.js';
-import { Mp3Spares } from './mp3-primed.js';
+import { PrimedMp3Encoders } from './mp3-primed.js';
 import type { PlannedSize } from './utterance.js';
 import type { CharAction, WordToken } from './vocabulary.js';
 
@@ -108,7 +108,7 @@ export class SynthesisCaches {
    * Unused MP3 encoders made ahead (~250 KB each), so that a stream does not make its own before its
    * first frame: up to 50, the streams at once of a load test (issue #25), made as mp3 streams end.
    */
-  readonly mp3Spares = new Mp3Spares(50);
+  readonly primedMp3Encoders = new PrimedMp3Encoders(50);
 
   /** Forgets everything kept. Later results are the same bytes; only their first computation costs more. */
   clear(): void {
@@ -116,11 +116,17 @@ export class SynthesisCaches {
     this.words.clear();
     this.characters.clear();
     this.counts.clear();
-    this.mp3Spares.clear();
+    this.primedMp3Encoders.clear();
   }
 
-  /** Entries kept in all memos together, spare encoders included. */
+  /** Entries kept in all memos together, primed encoders included. */
   get size(): number {
-    return this.plans.size + this.words.size + this.characters.size + this.counts.size + this.mp3Spares.size;
+    return (
+      this.plans.size +
+      this.words.size +
+      this.characters.size +
+      this.counts.size +
+      this.primedMp3Encoders.size
+    );
   }
 }

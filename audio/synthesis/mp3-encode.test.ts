@@ -3,8 +3,8 @@ import { Mp3Encoder } from '@breezystack/lamejs';
 import { describe, expect, it } from 'vitest';
 import type { SynthesisRequest, VoiceProfile } from '../types.js';
 import { SynthesisCaches } from './caches.js';
-import { MP3_KBPS, mp3Chunks, spareEncoder } from './mp3-encode.js';
-import { Mp3Spares } from './mp3-primed.js';
+import { MP3_KBPS, mp3Chunks, primedEncoder } from './mp3-encode.js';
+import { PrimedMp3Encoders } from './mp3-primed.js';
 import { synthesizeStream } from './stream.js';
 import { synthesize } from './synthesize.js';
 import { systemVoices } from './voices.js';
@@ -18,7 +18,7 @@ const texts = [
 ];
 
 /**
- * What main (380cf13) streamed for these requests, before spare encoders and the early first frame:
+ * What main (380cf13) streamed for these requests, before primed encoders and the early first frame:
  * [text, voice, speed, rate, chunk ms, emotion, number of chunks, sha-256 of the bytes (16 digits)].
  * Recorded by running main's synthesize() on them; the number of chunks is what pacing counts.
  */
@@ -59,47 +59,47 @@ const digest = (chunks: readonly Uint8Array[]) => {
 };
 
 describe('mp3 streams: the bytes and the chunks of main, sooner', () => {
-  it('gives main’s bytes and number of chunks, with and without a spare encoder', () => {
-    // One spare at most: the streams here are of many shapes, and each would make spares up to 50.
-    const spares = new Mp3Spares(1);
-    const withSpares = (request: SynthesisRequest) =>
-      synthesizeStream(request, undefined, (pcm, rate) => mp3Chunks(pcm, rate, MP3_KBPS, spares));
-    let sparesTaken = 0;
+  it('gives main’s bytes and number of chunks, with and without a primed encoder', () => {
+    // One primed encoder at most: the streams here are of many shapes, and each would make primed encoders up to 50.
+    const primedEncoders = new PrimedMp3Encoders(1);
+    const withPrimed = (request: SynthesisRequest) =>
+      synthesizeStream(request, undefined, (pcm, rate) => mp3Chunks(pcm, rate, MP3_KBPS, primedEncoders));
+    let primedTaken = 0;
     for (const row of main) {
       const request = requestOf(row);
       const expected = [row[0], request.sampleRate, request.chunkMs, row[6], row[7]];
-      // A spare of this shape ready, as a mock that streamed mp3 before has.
-      spares.restock(request.sampleRate, MP3_KBPS, () => spareEncoder(request.sampleRate), 1);
-      const chunks = withSpares(request).chunks();
+      // A primed encoder of this shape ready, as a mock that streamed mp3 before has.
+      primedEncoders.restock(request.sampleRate, MP3_KBPS, () => primedEncoder(request.sampleRate), 1);
+      const chunks = withPrimed(request).chunks();
       const first = chunks.next().value as Uint8Array;
-      const taken = spares.size === 0;
-      if (taken) sparesTaken += 1;
+      const taken = primedEncoders.size === 0;
+      if (taken) primedTaken += 1;
       const all = [first, ...chunks];
       expect([row[0], request.sampleRate, request.chunkMs, all.length, digest(all)]).toEqual(expected);
-      // Without a spare: where none fitted, the stream above made its own encoder as this one does
+      // Without a primed encoder: where none fitted, the stream above made its own encoder as this one does
       // (the encoding is the slow part, so that row is not encoded twice).
       if (!taken) continue;
       const plain = [...synthesize(request).chunks()];
       expect([row[0], request.sampleRate, request.chunkMs, plain.length, digest(plain)]).toEqual(expected);
     }
     // The 100 ms chunks at 16 kHz and up begin with the synthesizer's silence; 8 kHz and the short
-    // chunks do not hold a spare's whole silence in their first chunk, and make their own encoder.
-    expect(sparesTaken).toBe(6);
+    // chunks do not hold a primed encoder's whole silence in their first chunk, and make their own encoder.
+    expect(primedTaken).toBe(6);
   });
 
   it('gives main’s bytes and number of chunks with pauses asked for, a pause inside each long chunk', () => {
-    const spares = new Mp3Spares(1);
+    const primedEncoders = new PrimedMp3Encoders(1);
     // The rows of short audio that hold every case of the pauses: chunks of more and of fewer samples
-    // than a granule, a spare taken and not, MPEG-1, -2 and -2.5 rates (the encoding is the slow part).
+    // than a granule, a primed encoder taken and not, MPEG-1, -2 and -2.5 rates (the encoding is the slow part).
     const rows = [0, 2, 7, 9, 10, 12, 14].map((i) => main[i] as (typeof main)[number]);
     for (const row of rows) {
       const request = requestOf(row);
       const expected = [row[0], request.sampleRate, request.chunkMs, row[6], row[7]];
-      for (const withSpares of [false, true]) {
-        if (withSpares)
-          spares.restock(request.sampleRate, MP3_KBPS, () => spareEncoder(request.sampleRate), 1);
+      for (const withPrimed of [false, true]) {
+        if (withPrimed)
+          primedEncoders.restock(request.sampleRate, MP3_KBPS, () => primedEncoder(request.sampleRate), 1);
         const stream = synthesizeStream(request, undefined, (pcm, rate, pauses) =>
-          mp3Chunks(pcm, rate, MP3_KBPS, withSpares ? spares : undefined, pauses),
+          mp3Chunks(pcm, rate, MP3_KBPS, withPrimed ? primedEncoders : undefined, pauses),
         );
         const all = [...stream.chunks({ pauses: true })];
         const chunks = all.filter((chunk) => chunk.length > 0);
@@ -125,67 +125,71 @@ describe('mp3 streams: the bytes and the chunks of main, sooner', () => {
     }
   });
 
-  it('encodes PCM that does not begin with silence as a new encoder does, and leaves the spares', () => {
+  it('encodes PCM that does not begin with silence as a new encoder does, and leaves the primed encoders', () => {
     const samples = Int16Array.from({ length: 9000 }, (_, i) => Math.round(8000 * Math.sin(i / 7)));
     const chunks = () => [samples.subarray(0, 2400), samples.subarray(2400, 4800), samples.subarray(4800)];
     const reference = new Mp3Encoder(1, 24_000, MP3_KBPS);
     const whole = [...chunks().map((chunk) => reference.encodeBuffer(chunk)), reference.flush()];
-    const spares = new Mp3Spares(8);
-    spares.restock(24_000, MP3_KBPS, () => spareEncoder(24_000), 1);
-    const out = [...mp3Chunks(chunks(), 24_000, MP3_KBPS, spares)];
+    const primedEncoders = new PrimedMp3Encoders(8);
+    primedEncoders.restock(24_000, MP3_KBPS, () => primedEncoder(24_000), 1);
+    const out = [...mp3Chunks(chunks(), 24_000, MP3_KBPS, primedEncoders)];
     expect(Buffer.concat(out)).toEqual(Buffer.concat(whole.map((bytes) => new Uint8Array(bytes))));
     expect(out.length).toBe(whole.filter((bytes) => bytes.length > 0).length);
     // Not taken (its silence did not fit); one more made after each chunk sent.
-    expect(spares.size).toBe(1 + out.length);
+    expect(primedEncoders.size).toBe(1 + out.length);
     // In pieces, with pauses: the same chunks, each one's bytes copied out of the encoder's.
     const bare = [...mp3Chunks(chunks(), 24_000, MP3_KBPS, undefined, true)];
     expect(bare.filter((bytes) => bytes.length > 0)).toEqual(out);
     expect(bare.length).toBeGreaterThan(out.length + 8);
-    // A spare made after a chunk is two pieces more: the encoder built, then fed its silence.
-    const room = spares.capacity - spares.size;
-    const paused = [...mp3Chunks(chunks(), 24_000, MP3_KBPS, spares, true)];
+    // A primed encoder made after a chunk is two pieces more: the encoder built, then fed its silence.
+    const room = primedEncoders.capacity - primedEncoders.size;
+    const paused = [...mp3Chunks(chunks(), 24_000, MP3_KBPS, primedEncoders, true)];
     expect(paused.filter((bytes) => bytes.length > 0)).toEqual(out);
-    expect([room > 0, paused.length - bare.length, spares.size]).toEqual([true, 2 * room, spares.capacity]);
+    expect([room > 0, paused.length - bare.length, primedEncoders.size]).toEqual([
+      true,
+      2 * room,
+      primedEncoders.capacity,
+    ]);
   });
 });
 
-describe('Mp3Spares', () => {
+describe('PrimedMp3Encoders', () => {
   it('is fed silence until its first frame, one frame of this shape', () => {
-    expect([spareEncoder(24_000).silence, spareEncoder(24_000).firstFrame.length]).toEqual([800, 192]);
-    expect([spareEncoder(48_000).silence, spareEncoder(48_000).firstFrame.length]).toEqual([1376, 192]);
+    expect([primedEncoder(24_000).silence, primedEncoder(24_000).firstFrame.length]).toEqual([800, 192]);
+    expect([primedEncoder(48_000).silence, primedEncoder(48_000).firstFrame.length]).toEqual([1376, 192]);
   });
 
-  it('hands out spares of the shape asked for, only when their silence fits, up to its capacity', () => {
-    const spares = new Mp3Spares(3);
-    spares.restock(24_000, 64, () => spareEncoder(24_000), 5);
-    expect(spares.size).toBe(3);
-    expect(spares.take(16_000, 64, () => true)).toBeUndefined();
-    expect(spares.take(24_000, 32, () => true)).toBeUndefined();
-    expect(spares.take(24_000, 64, (silence) => silence > 800)).toBeUndefined();
-    expect(spares.take(24_000, 64, (silence) => silence === 800)?.silence).toBe(800);
-    expect(spares.size).toBe(2);
+  it('hands out primed encoders of the shape asked for, only when their silence fits, up to its capacity', () => {
+    const primedEncoders = new PrimedMp3Encoders(3);
+    primedEncoders.restock(24_000, 64, () => primedEncoder(24_000), 5);
+    expect(primedEncoders.size).toBe(3);
+    expect(primedEncoders.take(16_000, 64, () => true)).toBeUndefined();
+    expect(primedEncoders.take(24_000, 32, () => true)).toBeUndefined();
+    expect(primedEncoders.take(24_000, 64, (silence) => silence > 800)).toBeUndefined();
+    expect(primedEncoders.take(24_000, 64, (silence) => silence === 800)?.silence).toBe(800);
+    expect(primedEncoders.size).toBe(2);
     // Another shape empties them first.
-    spares.restock(16_000, 64, () => spareEncoder(16_000), 1);
-    expect(spares.size).toBe(1);
-    spares.clear();
-    expect(spares.size).toBe(0);
+    primedEncoders.restock(16_000, 64, () => primedEncoder(16_000), 1);
+    expect(primedEncoders.size).toBe(1);
+    primedEncoders.clear();
+    expect(primedEncoders.size).toBe(0);
   });
 
   it('are made after each chunk a stream sends, up to their capacity, counted in the caches, emptied with them', () => {
     const caches = new SynthesisCaches();
     const request = requestOf(main[0] as (typeof main)[number]);
     const chunks = [...synthesize(request, caches).chunks()];
-    expect([chunks.length, caches.mp3Spares.size]).toEqual([15, 15]);
+    expect([chunks.length, caches.primedMp3Encoders.size]).toEqual([15, 15]);
     const dropped = synthesize(request, caches).chunks();
     dropped.next();
     // Taken before the first chunk; none made before it, nor after the stream is dropped.
-    expect(caches.mp3Spares.size).toBe(14);
+    expect(caches.primedMp3Encoders.size).toBe(14);
     dropped.return();
-    expect(caches.mp3Spares.size).toBe(14);
+    expect(caches.primedMp3Encoders.size).toBe(14);
     for (let i = 0; i < 4; i++) for (const _ of synthesize(request, caches).chunks());
-    expect(caches.mp3Spares.size).toBe(caches.mp3Spares.capacity);
-    expect(caches.size).toBeGreaterThan(caches.mp3Spares.capacity);
+    expect(caches.primedMp3Encoders.size).toBe(caches.primedMp3Encoders.capacity);
+    expect(caches.size).toBeGreaterThan(caches.primedMp3Encoders.capacity);
     caches.clear();
-    expect([caches.mp3Spares.size, caches.size]).toEqual([0, 0]);
+    expect([caches.primedMp3Encoders.size, caches.size]).toEqual([0, 0]);
   });
 });

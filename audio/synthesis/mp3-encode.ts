@@ -4,11 +4,11 @@
 
 import { Mp3Encoder } from '@breezystack/lamejs';
 import { MP3_KBPS, mp3SampleRates } from './mp3-frames.js';
-import type { Mp3Spare, Mp3Spares } from './mp3-primed.js';
+import type { PrimedMp3Encoder, PrimedMp3Encoders } from './mp3-primed.js';
 
 export { MP3_KBPS, mp3SampleRates } from './mp3-frames.js';
 
-/** Zero samples a spare is fed at a time until its first frame comes out. */
+/** Zero samples a primed encoder is fed at a time until its first frame comes out. */
 const silenceStep = 16;
 
 /**
@@ -27,15 +27,15 @@ export const MP3_PAUSE: Uint8Array = new Uint8Array(0);
  * Encodes PCM chunks as they come; yields MP3 bytes whenever the encoder has whole frames, then the
  * flushed tail. Empty outputs are skipped, so chunk sizes follow the encoder, not the input.
  *
- * The first chunk is the encoder's first frame, yielded as soon as it exists: with `spares`, a stream
- * that begins with a spare's silence takes that spare and yields the frame it made ahead; else PCM
+ * The first chunk is the encoder's first frame, yielded as soon as it exists: with `primedEncoders`, a stream
+ * that begins with a primed encoder's silence takes that primed encoder and yields the frame it made ahead; else PCM
  * goes in a frame's worth at a time until a frame comes out (~0.3 ms at 24 kHz, where a whole 100 ms
  * chunk took ~0.8 ms). The frames that follow it in its PCM chunk go out with the next chunk. LAME
  * encodes a frame once it holds enough samples, whatever calls they came in, so every byte, and the
  * number of chunks (so the pacing of a stream), are those of a new encoder fed each chunk whole. After
- * each chunk is sent, one spare is made while there is room, so a mock's first mp3 stream fills them.
+ * each chunk is sent, one primed encoder is made while there is room, so a mock's first mp3 stream fills them.
  *
- * With `pauses`, a chunk's work (its PCM, its spare, its flush) is done in pieces of ~1 ms, with an
+ * With `pauses`, a chunk's work (its PCM, its primed encoder, its flush) is done in pieces of ~1 ms, with an
  * empty array (`MP3_PAUSE`) yielded between two pieces: a 100 ms chunk costs ~4–5 ms of lamejs, and a
  * stream taking fair turns (mocks/core/answer/synthesis-body.ts) may then let others go on in the
  * middle of it instead of holding the event loop that long. The pieces' bytes are joined and the chunk
@@ -48,7 +48,7 @@ export function* mp3Chunks(
   pcm: Iterable<Int16Array>,
   sampleRate: number,
   kbps = MP3_KBPS,
-  spares?: Mp3Spares,
+  primedEncoders?: PrimedMp3Encoders,
   pauses = false,
 ): Generator<Uint8Array, void, void> {
   if (!mp3SampleRates.includes(sampleRate)) {
@@ -58,31 +58,33 @@ export function* mp3Chunks(
   // A chunk's PCM, whole or in pieces with pauses between them: the bytes it made.
   const encode = (samples: Int16Array) =>
     encodePieces(encoder as Mp3Encoder, samples, pauses ? pieceSamples : samples.length);
-  // After each chunk is sent, one spare for a later stream, in this stream's turn: with pauses, one
+  // After each chunk is sent, one primed encoder for a later stream, in this stream's turn: with pauses, one
   // after the encoder is built (~1 ms) and one after it is fed its silence (~0.3–0.8 ms).
   function* restock(): Generator<Uint8Array, void, void> {
-    if (!spares?.hasRoom(sampleRate, kbps)) return;
-    const spare = new Mp3Encoder(1, sampleRate, kbps);
+    if (!primedEncoders?.hasRoom(sampleRate, kbps)) return;
+    const primed = new Mp3Encoder(1, sampleRate, kbps);
     if (pauses) yield MP3_PAUSE;
-    spares.restock(sampleRate, kbps, () => silenced(spare), 1);
+    primedEncoders.restock(sampleRate, kbps, () => silenced(primed), 1);
     if (pauses) yield MP3_PAUSE;
   }
-  let sounding = false;
+  let started = false;
   // The frames after the first one in its PCM chunk, sent with the next bytes.
   let held: Uint8Array | undefined;
   for (const chunk of pcm) {
-    if (!sounding) {
-      const spare = encoder ? undefined : spares?.take(sampleRate, kbps, (n) => startsSilent(chunk, n));
-      encoder ??= spare?.encoder ?? new Mp3Encoder(1, sampleRate, kbps);
-      const early = spare
-        ? { bytes: spare.firstFrame, fed: spare.silence }
+    if (!started) {
+      const primed = encoder
+        ? undefined
+        : primedEncoders?.take(sampleRate, kbps, (n) => startsSilent(chunk, n));
+      encoder ??= primed?.encoder ?? new Mp3Encoder(1, sampleRate, kbps);
+      const early = primed
+        ? { bytes: primed.firstFrame, fed: primed.silence }
         : firstFrame(
             (samples) => (encoder as Mp3Encoder).encodeBuffer(samples),
             chunk,
             sampleRate >= 32_000 ? 1152 : 576,
           );
       if (early.bytes.length === 0) continue;
-      sounding = true;
+      started = true;
       yield new Uint8Array(early.bytes);
       yield* restock();
       held = joined(undefined, yield* encode(chunk.subarray(early.fed)));
@@ -95,7 +97,7 @@ export function* mp3Chunks(
     held = undefined;
   }
   encoder ??= new Mp3Encoder(1, sampleRate, kbps);
-  if (pauses && sounding) yield MP3_PAUSE;
+  if (pauses && started) yield MP3_PAUSE;
   const tail = encoder.flush();
   if (tail.length === 0 && !held?.length) return;
   yield joined(held, [tail]);
@@ -125,14 +127,14 @@ function* encodePieces(
  * that much silence would feed it first (mp3-primed.ts).
  *
  * @example
- * spareEncoder(24_000, 64).silence; // 800 samples, 192 bytes of frame
+ * primedEncoder(24_000, 64).silence; // 800 samples, 192 bytes of frame
  */
-export function spareEncoder(sampleRate: number, kbps = MP3_KBPS): Mp3Spare {
+export function primedEncoder(sampleRate: number, kbps = MP3_KBPS): PrimedMp3Encoder {
   return silenced(new Mp3Encoder(1, sampleRate, kbps));
 }
 
-/** A new `encoder` fed zero samples until its first frame comes out (spareEncoder). */
-function silenced(encoder: Mp3Encoder): Mp3Spare {
+/** A new `encoder` fed zero samples until its first frame comes out (primedEncoder). */
+function silenced(encoder: Mp3Encoder): PrimedMp3Encoder {
   const zeros = new Int16Array(silenceStep);
   for (let silence = silenceStep; ; silence += silenceStep) {
     const frame = encoder.encodeBuffer(zeros);

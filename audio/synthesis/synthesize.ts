@@ -5,7 +5,7 @@
  * plan-phrase.ts turn it into a segment timeline (segment-builder.ts, prosody.ts, voices.ts, rng.ts),
  * render.ts and source-filter.ts play it as 16-bit samples, and stream.ts, wav-encode.ts and
  * mp3-encode.ts package them. What may be reused between requests lives in a SynthesisCaches
- * (caches.ts) that the caller owns and passes in, spare MP3 encoders (mp3-primed.ts) among it.
+ * (caches.ts) that the caller owns and passes in, primed MP3 encoders (mp3-primed.ts) among it.
  *
  * Imports ../types.ts, the contract's media types and lamejs (mp3-encode.ts); never ../analysis/ or
  * ../containers/.
@@ -34,9 +34,9 @@ export { DEFAULT_CHUNK_MS, DEFAULT_SAMPLE_RATE } from './stream.js';
  * for (const chunk of stream.chunks()) response.write(chunk); // header first, then 100 ms per chunk
  */
 export function synthesize(request: SynthesisRequest, caches?: SynthesisCaches): SynthesisStream {
-  // With `caches`, its spare encoders: a stream's first frame does not wait for its encoder to be made.
+  // With `caches`, its primed encoders: a stream's first frame does not wait for its encoder to be made.
   return synthesizeStream(request, caches, (pcm, rate, pauses) =>
-    mp3Chunks(pcm, rate, MP3_KBPS, caches?.mp3Spares, pauses),
+    mp3Chunks(pcm, rate, MP3_KBPS, caches?.primedMp3Encoders, pauses),
   );
 }
 

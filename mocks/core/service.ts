@@ -447,14 +447,18 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     answer,
     ready: readyPromise,
     warm: async () => {
-      const spare = createMockService({ config: options.config ?? {}, audio, logger: { error: () => {} } });
+      const throwaway = createMockService({
+        config: options.config ?? {},
+        audio,
+        logger: { error: () => {} },
+      });
       const apiKey = config.keys[0]?.key;
       const nextTurn = quietTurns(
         sleep,
         () => answering > 0 || !deps.turns.idle,
         () => closed,
       );
-      await warmUp(spare, apiKey, config.maxTextLength, nextTurn);
+      await warmUp(throwaway, apiKey, config.maxTextLength, nextTurn);
     },
     close: async () => {
       closed = true;

@@ -264,7 +264,7 @@ describe('a long mp3 never blocks other requests (lamejs encodes at ~20× real t
     expect(yields).toBeGreaterThan(before);
   });
 
-  it('in-process: an mp3 stream gives the same bytes alone or with others at once, its encoder its own or a spare', async () => {
+  it('in-process: an mp3 stream gives the same bytes alone or with others at once, its encoder its own or a primed encoder', async () => {
     const target = await inProcessTarget();
     // ~3 s of audio, streamed alone, again, then three at once: a stream may take a primed encoder or make its own.
     const text = 'A story told at an even pace, one word after another, then a pause.';

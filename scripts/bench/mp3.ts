@@ -10,7 +10,7 @@ import type { SynthesisRequest, SynthesisStream, VoiceProfile } from '../../audi
  * time of a whole MP3 stream goes (rendering against encoding).
  */
 
-/** How a stream's chunks are made: WAV, MP3 as main made it, MP3 now (spare encoders, first frame). */
+/** How a stream's chunks are made: WAV, MP3 as main made it, MP3 now (primed encoders, first frame). */
 export type Mp3Way = 'wav' | 'mp3 as main' | 'mp3 now';
 
 export interface Mp3FirstChunkRow {
@@ -76,8 +76,8 @@ function firstChunks(
     open.push(chunks);
   }
   const ms = (performance.now() - started) / newcomers;
-  // Each sends its second chunk (MP3 now makes a spare for a later stream after each chunk it sent:
-  // the spares of the next round), then is dropped as a client going away drops it.
+  // Each sends its second chunk (MP3 now makes a primed encoder for a later stream after each chunk it sent:
+  // the primed encoders of the next round), then is dropped as a client going away drops it.
   for (const chunks of open) chunks.next();
   for (const chunks of open) chunks.return();
   return { ms, firstChunkBytes };
@@ -86,7 +86,7 @@ function firstChunks(
 /**
  * `newcomers` streams of `characters` characters each started at once, each to its first chunk, for
  * each way in turn, `rounds` times (the order turning each round); one warm round of each first, so
- * that the spares exist as they do on a mock that has streamed mp3 before.
+ * that the primed encoders exist as they do on a mock that has streamed mp3 before.
  */
 export function mp3FirstChunk(newcomers: number, characters: number, rounds: number): Mp3FirstChunkRow[] {
   const ways: Mp3Way[] = ['wav', 'mp3 as main', 'mp3 now'];

@@ -68,7 +68,7 @@ describe('FairTurns', () => {
     expect(order.join('')).toBe('a|b|c|a|b|c|a|b|c');
   });
 
-  it('newcomers make their first chunk before those already sounding go on, one chunk each', async () => {
+  it('newcomers make their first chunk before those already streaming go on, one chunk each', async () => {
     const setup = manualTurns();
     const { order } = setup;
     const a = render('a', 6, 1, setup, order);

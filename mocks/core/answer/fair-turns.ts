@@ -6,8 +6,8 @@
  * before it, and a list request for all of them.
  *
  * A renderer's first chunk is made at once when nothing else renders; else it waits with the other
- * newcomers, who go before every renderer already sounding, one chunk each. A turn that served
- * newcomers gives those already sounding one slice more, then ends: newcomers come in bursts (50
+ * newcomers, who go before every renderer already streaming, one chunk each. A turn that served
+ * newcomers gives those already streaming one slice more, then ends: newcomers come in bursts (50
  * clients at once), and the rest of the burst is still in the sockets, read only between turns. A turn (one macrotask of
  * the injected yield: setImmediate on Node, a MessageChannel message in browsers) hands the queue's
  * head a slice of `sliceMs`; when that slice is over, the renderer queues again at the tail and the
@@ -51,7 +51,7 @@ export class FairTurns {
   private turnEndsAt = Number.NEGATIVE_INFINITY;
   /** The renderer whose slice runs now, if any. */
   private holder: Slice | undefined;
-  /** Whether this turn served a newcomer: it then ends one slice after those already sounding go on. */
+  /** Whether this turn served a newcomer: it then ends one slice after those already streaming go on. */
   private burst = false;
   readonly sliceMs: number;
   readonly turnMs: number;
@@ -143,7 +143,7 @@ export class Slice {
 
   /**
    * Before the first chunk: undefined when nothing else renders (make it at once), else a promise of
-   * this newcomer's turn, before those already sounding. Its slice is that one chunk.
+   * this newcomer's turn, before those already streaming. Its slice is that one chunk.
    */
   first(): Promise<void> | undefined {
     const { turns } = this;

@@ -15,7 +15,7 @@ export interface Pacing {
  * The chunks of a streamed synthesis, made one at a time as they are pulled (a chunk is rendered only
  * when the reader asks for it); rendering stops when the reader cancels (the client went away). Each
  * chunk is made in this stream's fair turns (fair-turns.ts), the first before those of streams
- * already sounding, so that many streams at once take turns instead of each waiting for the ones
+ * already streaming, so that many streams at once take turns instead of each waiting for the ones
  * before it to end. An unpaced stream asks its synthesis for pauses (an mp3 chunk is ~4–5 ms of
  * encoding): its slice may end in the middle of a chunk, which is sent when it is whole. A stream
  * paced in real time does not: each of its chunks is made at once after its wait, as before.

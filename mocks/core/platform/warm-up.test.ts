@@ -47,7 +47,7 @@ describe('warmUp(): long enough to compile the parse and the size count, never i
     const tick = () => {
       turns++;
     };
-    const spare = {
+    const throwaway = {
       async answer(request: { body: ReadableStream<Uint8Array> | null }) {
         const body = await new Response(request.body).json();
         texts.push(body.generate_text);
@@ -57,7 +57,7 @@ describe('warmUp(): long enough to compile the parse and the size count, never i
         return {};
       },
     };
-    await warmUp(spare, 'mock-key');
+    await warmUp(throwaway, 'mock-key');
     // One pass of 600 characters left the per-character loops unoptimized for a real 5,000-character
     // text, and six of ~2,000 left a fresh mock's first stream ~2 ms behind a warm one.
     expect(texts.length).toBeGreaterThanOrEqual(10);
@@ -70,16 +70,16 @@ describe('warmUp(): long enough to compile the parse and the size count, never i
 });
 
 describe('warmUp() under a small maxTextLength', () => {
-  it('cuts every text to the limit, so the spare service answers each pass instead of refusing it', async () => {
+  it('cuts every text to the limit, so the throwaway service answers each pass instead of refusing it', async () => {
     const { warmUp } = await import('./warm-up.js');
     const lengths: number[] = [];
-    const spare = {
+    const throwaway = {
       async answer(request: { body: ReadableStream<Uint8Array> | null }) {
         lengths.push((await new Response(request.body).json()).generate_text.length);
         return {};
       },
     };
-    await warmUp(spare, 'mock-key', 300);
+    await warmUp(throwaway, 'mock-key', 300);
     expect(lengths.length).toBeGreaterThanOrEqual(5);
     expect(Math.max(...lengths)).toBe(300);
   });

@@ -57,7 +57,7 @@ const busyPauseMs = 1;
  * answered, or their audio renders), a wait of a millisecond at a time. Rejects once `closed()`.
  *
  * @example
- * await warmUp(spare, apiKey, maxTextLength, quietTurns(sleep, () => answering > 0, () => closed));
+ * await warmUp(throwaway, apiKey, maxTextLength, quietTurns(sleep, () => answering > 0, () => closed));
  */
 export function quietTurns(
   sleep: (ms: number) => Promise<void>,
@@ -77,7 +77,7 @@ interface Answering {
 }
 
 /**
- * Stream requests nobody hears, answered by a throwaway service (`spare`, made with the same engine
+ * Stream requests nobody hears, answered by a throwaway service (`throwaway`, made with the same engine
  * and config) and dropped after their first chunks, so that the first real stream need not wait for
  * the lazy imports, first compilations and memos on its way (~80 ms of its first byte on a fresh
  * mock here before any warm-up). The passes are separate requests, and every pass and every chunk of
@@ -93,7 +93,7 @@ interface Answering {
  * await warmUp(createMockService({ config, audio, logger }), config.keys[0].key, config.maxTextLength);
  */
 export async function warmUp(
-  spare: Answering,
+  throwaway: Answering,
   apiKey: string | undefined,
   maxTextLength = Number.POSITIVE_INFINITY,
   nextTurn: NextTurn = macrotask,
@@ -103,7 +103,7 @@ export async function warmUp(
     // The first pass is short: everything it meets is compiled for the first time, and a readiness
     // probe that arrives meanwhile waits for it. No pass is longer than the config lets a text be.
     const text = `${pass}. ${words.slice(0, pass === 1 ? firstPassChars : passChars)}`;
-    await warmPass(spare, apiKey, text.slice(0, maxTextLength), nextTurn);
+    await warmPass(throwaway, apiKey, text.slice(0, maxTextLength), nextTurn);
     await nextTurn();
   }
 }
@@ -120,7 +120,12 @@ const warmHeaders = (apiKey: string): Map<string, string> =>
   ]);
 
 /** One stream request nobody hears: its first chunks rendered, each in a turn of its own, then cancelled. */
-async function warmPass(spare: Answering, apiKey: string, text: string, nextTurn: NextTurn): Promise<void> {
+async function warmPass(
+  throwaway: Answering,
+  apiKey: string,
+  text: string,
+  nextTurn: NextTurn,
+): Promise<void> {
   const body = new TextEncoder().encode(JSON.stringify({ generate_text: text }));
   const headers = warmHeaders(apiKey);
   const request: CoreRequest = {
@@ -136,7 +141,7 @@ async function warmPass(spare: Answering, apiKey: string, text: string, nextTurn
     bodyBytes: body,
     signal: new AbortController().signal,
   };
-  const answer = (await spare.answer(request)) as Partial<StreamAnswer>;
+  const answer = (await throwaway.answer(request)) as Partial<StreamAnswer>;
   const source = answer.source;
   if (!source) return;
   try {
