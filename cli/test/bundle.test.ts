@@ -5,13 +5,12 @@
  * command loads its own few chunks, not the conformance suite's or the proxy's (each file Node's
  * module loader reads is time before the mock is ready).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliArgv, cliBin, root, runCli, spawnCli } from './run-cli.js';
+import { cliBin, root, runCli, spawnCli } from './run-cli.js';
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   version: string;
@@ -94,31 +93,16 @@ process.on('exit', () => process.stderr.write('loaded: ' + JSON.stringify(loaded
  * from the root) and the modules bundled in them: esbuild names each one in a comment line.
  */
 async function loadedBy(args: readonly string[], whileUp?: (firstLine: string) => Promise<void>) {
-  const child = spawn(
-    process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(recordLoads)}`, ...cliArgv(args)],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  const cli = spawnCli(args, { preload: recordLoads });
   if (whileUp)
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', () => stdout.includes('\n') && resolve());
-        child.once('close', () => reject(new Error(`exited before its first line: ${stderr}`)));
-      });
-      await whileUp(stdout);
+      await whileUp(await cli.firstLine);
     } finally {
-      child.kill('SIGINT');
+      cli.child.kill('SIGINT');
     }
-  expect(await exited, stderr).toBe(0);
+  const code = await cli.exited;
+  const { stderr } = cli.output();
+  expect(code, stderr).toBe(0);
   const urls = JSON.parse(/^loaded: (.*)$/m.exec(stderr)?.[1] ?? '[]') as string[];
   const files = urls
     .map((url) => relative(root, fileURLToPath(url)).replaceAll('\\', '/'))

@@ -50,12 +50,16 @@ export interface CliOptions extends Omit<SpawnOptions, 'env' | 'stdio'> {
   readonly env?: Record<string, string | undefined>;
   /** stdin of the process; stdout and stderr are always piped. Default: ignored. */
   readonly stdin?: 'ignore' | 'pipe';
+  /** An ES module's source that Node runs first (`--import data:…`): a hook that reports at exit. */
+  readonly preload?: string;
 }
 
 /** Starts `voice-kit <args>` from the repository's root. */
 export function spawnCli(args: readonly string[], options: CliOptions = {}): CliProcess {
-  const { env, stdin = 'ignore', ...rest } = options;
-  const child = spawn(process.execPath, cliArgv(args), {
+  const { env, stdin = 'ignore', preload, ...rest } = options;
+  const imports =
+    preload === undefined ? [] : ['--import', `data:text/javascript,${encodeURIComponent(preload)}`];
+  const child = spawn(process.execPath, [...imports, ...cliArgv(args)], {
     cwd: root,
     ...rest,
     env: { ...process.env, ...env },

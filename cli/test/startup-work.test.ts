@@ -6,34 +6,16 @@
  * WebSocket getters load undici), and so did the warm-up's `new Headers`. A line written at exit says
  * whether Node loaded it; the stream makes sure the warm-up (started after the first answer) has run.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { cliArgv, root } from './run-cli.js';
+import { spawnCli } from './run-cli.js';
 
 const atExit = `process.on('exit', () => process.stderr.write('undici loaded: ' + process.moduleLoadList.some((m) => m.includes('undici')) + '\\n'));`;
 
 describe('voice-kit mock: a list and a stream load no Fetch implementation', () => {
   it('answers a list and a 1,000-character stream, and exits without undici loaded', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', `data:text/javascript,${encodeURIComponent(atExit)}`, ...cliArgv(['mock', '--port', '0'])],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const mock = spawnCli(['mock', '--port', '0'], { preload: atExit });
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', () => stdout.includes('\n') && resolve());
-        child.once('close', () => reject(new Error(`exited before listening: ${stderr}`)));
-      });
-      const url = /http:\/\/\S+?(?=[\s,)])/.exec(stdout)?.[0];
+      const url = /http:\/\/\S+?(?=[\s,)])/.exec(await mock.firstLine)?.[0];
       expect(url).toBeDefined();
       const headers = { 'X-API-Key': 'mock-key' };
       const list = await fetch(`${url}/v1/voice/list`, { headers });
@@ -47,9 +29,9 @@ describe('voice-kit mock: a list and a stream load no Fetch implementation', () 
       expect(stream.status).toBe(200);
       expect((await stream.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
     } finally {
-      child.kill('SIGINT');
+      mock.child.kill('SIGINT');
     }
-    expect(await exited).toBe(0);
-    expect(stderr).toContain('undici loaded: false');
+    expect(await mock.exited).toBe(0);
+    expect(mock.output().stderr).toContain('undici loaded: false');
   });
 });
